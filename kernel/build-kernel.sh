@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build build/bzImage from Debian's linux-source-6.1 tarball, the patch
+# series in kernel/patches and the fragment kernel/rescue.config.
+#
+# The build is keyed on the contents of the series, the patches, the
+# fragment, this script and the tarball: when the key is unchanged,
+# nothing is done.  Objects live in $BUILD/kernel/obj (O=) and survive a
+# key change, so a new patch recompiles only what it touches.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+JOBS=${JOBS:-$(nproc)}
+
+kdir=$BUILD/kernel
+src=$kdir/src
+obj=$kdir/obj
+patches=$top/kernel/patches
+fragment=$top/kernel/rescue.config
+kmake=(make -C "$src" O="$obj" ARCH=x86_64 -j"$JOBS")
+
+say() { printf 'kernel: %s\n' "$*"; }
+die() { printf 'kernel: error: %s\n' "$*" >&2; exit 1; }
+
+[ -r "$TARBALL" ] || die "unable to read $TARBALL: install linux-source-6.1 (make deps)"
+[ -r "$patches/series" ] || die "unable to read $patches/series"
+
+series_files() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series"
+}
+
+compute_key() {
+	{
+		cat "$patches/series"
+		local p
+		for p in $(series_files); do
+			cat "$patches/$p"
+		done
+		cat "$fragment" "$0"
+		sha256sum <"$TARBALL"
+	} | sha256sum | cut -d' ' -f1
+}
+
+# Files a series modifies, from the "+++ b/path" lines of its patches.
+files_of_series() {
+	local p
+	for p in $(series_files); do
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$patches/$p"
+	done
+}
+
+key=$(compute_key)
+if [ -f "$BUILD/bzImage" ] && [ "$(cat "$kdir/key" 2>/dev/null)" = "$key" ]; then
+	say "build/bzImage is up to date (key ${key:0:12})"
+	exit 0
+fi
+
+mkdir -p "$kdir" "$obj"
+start=$(date +%s)
+
+say "extracting $(basename "$TARBALL")"
+rm -rf "$src"
+mkdir -p "$src"
+tar -xf "$TARBALL" -C "$src" --strip-components=1
+
+say "applying $(series_files | wc -l) patches"
+for p in $(series_files); do
+	patch -d "$src" -p1 --batch --forward --quiet <"$patches/$p" ||
+		die "unable to apply $p"
+done
+
+# tar restores the tarball's mtimes, and patch gives every file it
+# changes the current time.  Give each file this or the previous series
+# changed the mtime it had in the previous build if its content is the
+# same, and the current time otherwise, so that make recompiles exactly
+# what the new series changed.
+files_of_series | sort -u >"$kdir/patched-files.new"
+touch "$kdir/patched-files.sums"
+sort -u "$kdir/patched-files.new" <(cut -d' ' -f3 "$kdir/patched-files.sums") |
+	while read -r f; do
+		[ -e "$src/$f" ] || continue
+		sum=$(sha256sum <"$src/$f" | cut -d' ' -f1)
+		old=$(awk -v f="$f" '$3 == f { print $1, $2 }' "$kdir/patched-files.sums")
+		if [ -n "$old" ] && [ "${old%% *}" = "$sum" ]; then
+			touch -d "@${old#* }" "$src/$f"
+		else
+			touch "$src/$f"
+		fi
+		printf '%s %s %s\n' "$sum" "$(stat -c %Y "$src/$f")" "$f"
+	done >"$kdir/patched-files.sums.new"
+mv "$kdir/patched-files.sums.new" "$kdir/patched-files.sums"
+rm -f "$kdir/patched-files.new" "$kdir/patched-files"
+
+say "configuring: tinyconfig + $(basename "$fragment")"
+"${kmake[@]}" -s tinyconfig >"$kdir/config.log" 2>&1 ||
+	die "tinyconfig failed, see $kdir/config.log"
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" \
+	>>"$kdir/config.log" 2>&1 || die "merge_config.sh failed, see $kdir/config.log"
+"${kmake[@]}" -s olddefconfig >>"$kdir/config.log" 2>&1 ||
+	die "olddefconfig failed, see $kdir/config.log"
+
+# Every option of the fragment must come through olddefconfig intact.
+missing=0
+while read -r line; do
+	case "$line" in
+	CONFIG_*=* | "# CONFIG_"*" is not set") ;;
+	*) continue ;;
+	esac
+	if ! grep -qxF "$line" "$obj/.config"; then
+		printf 'kernel: error: "%s" from %s is not in the final .config\n' \
+			"$line" "$(basename "$fragment")" >&2
+		missing=$((missing + 1))
+	fi
+done <"$fragment"
+[ "$missing" -eq 0 ] || die "$missing fragment options lost (unmet dependencies?)"
+
+# Progress: one line per 200 compiled objects, against the last count.
+expected=$(cat "$kdir/objects" 2>/dev/null || echo "?")
+say "building bzImage with -j$JOBS (log: $kdir/build.log)"
+set +e
+"${kmake[@]}" all 2>&1 | tee "$kdir/build.log" |
+	awk -v expected="$expected" -v start="$start" '
+		/^  (CC|AS|AR|LD|HOSTCC)/ {
+			n++
+			if (n % 200 == 0)
+				printf "kernel: %d objects built (last full build: %s), %ds\n",
+					n, expected, systime() - start
+			fflush()
+		}
+		END { print n > "/dev/stderr" }' 2>"$kdir/objects.new"
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+	grep -E 'error|Error' "$kdir/build.log" | head -20 >&2
+	die "make failed with status $status, see $kdir/build.log"
+fi
+built=$(cat "$kdir/objects.new")
+# Keep the count of a full build only, for the progress estimate.
+if [ "$expected" = "?" ] || [ "${built:-0}" -gt "$expected" ]; then
+	mv "$kdir/objects.new" "$kdir/objects"
+fi
+
+cp "$obj/arch/x86/boot/bzImage" "$BUILD/bzImage.tmp"
+mv "$BUILD/bzImage.tmp" "$BUILD/bzImage"
+echo "$key" >"$kdir/key"
+say "built build/bzImage ($(stat -c %s "$BUILD/bzImage") bytes) in $(($(date +%s) - start)) s"
