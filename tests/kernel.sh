@@ -1,0 +1,398 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/kernel.sh: the patched kernel (build/bzImage) in QEMU: devtmpfs on
+# the initramfs /dev before rdinit= runs, the initramfs patterns of dracut
+# and initramfs-tools on top of it, init=/bin/sh without an initramfs,
+# node lifetime through the test module, and the series itself.
+
+TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+SERIES_DIR=$TOP/kernel/patches
+TEST_MODULE=$BUILD/kernel/test-module/devtmpfs_test.ko
+
+# busybox sh's prompt on the serial console: it asks for the cursor
+# position (ESC [6n) right after printing it.
+SHELL_PROMPT='# (\x1b\[6n)?$'
+
+# One disk on each bus the fragment supports, in this order.
+EVERY_BUS=(virtio-blk virtio-scsi ahci nvme usb)
+
+every_bus_disks() {
+	local bus
+	for bus in "${EVERY_BUS[@]}"; do
+		blank_disk "$T/$bus.img" 4
+		printf -- '--disk %s:%s ' "$bus" "$T/$bus.img"
+	done
+}
+
+# The rdinit= program of the /dev tests: it mounts nothing, and reports
+# which nodes were there when it started.  USB storage is probed by the
+# hub thread after userspace starts (the kernel does not wait for it),
+# so with wait_sd=N on the command line (the kernel passes it in the
+# environment) it waits up to 10 s for N sd disks and reports them apart.
+write_dev_report() {
+	cat >"$T/report-dev" <<'EOF'
+#!/bin/sh
+# First, before any redirection to /dev/null can create a file there.
+entries=$(ls /dev | wc -l)
+yn() { if "$@"; then echo yes; else echo no; fi; }
+sd_now=$(ls /dev | grep -c '^sd[a-z]$')
+vda=$(yn test -b /dev/vda)
+nvme=$(yn test -b /dev/nvme0n1)
+fd=$(yn test -h /dev/fd)
+stdin=$(readlink /dev/stdin)
+stdout=$(readlink /dev/stdout)
+stderr=$(readlink /dev/stderr)
+pts=$(yn test -d /dev/pts)
+shm=$(stat -c %a /dev/shm 2>/dev/null || echo none)
+console=$(yn test -c /dev/console)
+i=0
+while [ "$(ls /dev | grep -c '^sd[a-z]$')" -lt "${wait_sd:-0}" ] && [ $i -lt 100 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+sd_later=$(ls /dev | grep -c '^sd[a-z]$')
+echo "TEST RESULT: dev vda=$vda nvme0n1=$nvme sd_at_start=$sd_now sd_after_usb=$sd_later console=$console fd=$fd stdin=$stdin stdout=$stdout stderr=$stderr pts=$pts shm=$shm entries=$entries"
+ls /dev | tr '\n' ' '; echo
+reboot -f
+EOF
+}
+
+# An initramfs with busybox and the report as /report-dev.  Without
+# /dev, unless "with-console" asks for /dev/console as in a classic
+# initramfs (needed when nothing mounts devtmpfs, to see any output).
+make_report_initramfs() { # out [with-console]
+	write_dev_report
+	{
+		busybox_cpio_list
+		echo "file /report-dev $T/report-dev 0755 0 0"
+		if [ "${2:-}" = with-console ]; then
+			echo "dir /dev 0755 0 0"
+			echo "nod /dev/console 0600 0 0 c 5 1"
+		fi
+	} >"$T/initramfs.list"
+	cpio_from_list "$T/initramfs.list" "$1"
+}
+
+test_rdinit_sees_every_bus_at_once() {
+	make_report_initramfs "$T/initramfs.cpio" || return 1
+	# shellcheck disable=SC2046
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--append "rdinit=/report-dev wait_sd=3" $(every_bus_disks) || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message" &&
+	expect_field "$T/console.log" dev vda yes &&
+	expect_field "$T/console.log" dev nvme0n1 yes &&
+	expect_field "$T/console.log" dev sd_at_start 2 &&
+	expect_field "$T/console.log" dev sd_after_usb 3 &&
+	expect_field "$T/console.log" dev console yes
+}
+
+test_rdinit_gets_common_entries() {
+	make_report_initramfs "$T/initramfs.cpio" || return 1
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--append "rdinit=/report-dev" || return 1
+	expect_field "$T/console.log" dev fd yes &&
+	expect_field "$T/console.log" dev stdin /proc/self/fd/0 &&
+	expect_field "$T/console.log" dev stdout /proc/self/fd/1 &&
+	expect_field "$T/console.log" dev stderr /proc/self/fd/2 &&
+	expect_field "$T/console.log" dev pts yes &&
+	expect_field "$T/console.log" dev shm 1777
+}
+
+test_devtmpfs_entries_0_leaves_them_out() {
+	make_report_initramfs "$T/initramfs.cpio" || return 1
+	blank_disk "$T/vda.img" 4
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--append "rdinit=/report-dev devtmpfs.entries=0" --disk "virtio-blk:$T/vda.img" || return 1
+	expect_field "$T/console.log" dev vda yes &&
+	expect_field "$T/console.log" dev fd no &&
+	expect_field "$T/console.log" dev pts no &&
+	expect_field "$T/console.log" dev shm none
+}
+
+test_devtmpfs_mount_0_leaves_initramfs_dev_alone() {
+	make_report_initramfs "$T/initramfs.cpio" with-console || return 1
+	# shellcheck disable=SC2046
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--append "rdinit=/report-dev devtmpfs.mount=0" $(every_bus_disks) || return 1
+	expect_no_log "$T/console.log" 'devtmpfs: mounted' "devtmpfs mount" &&
+	expect_field "$T/console.log" dev vda no &&
+	expect_field "$T/console.log" dev nvme0n1 no &&
+	expect_field "$T/console.log" dev sd_at_start 0 &&
+	expect_field "$T/console.log" dev entries 1
+}
+
+# The real root of the pattern tests: its init reports what it sees.
+make_reporting_root() { # img
+	make_root_tree "$T/root" <<'EOF'
+#!/bin/sh
+mountpoint -q /proc || mount -t proc proc /proc
+root_dev=$(awk '$2 == "/" { d = $1 } END { print d }' /proc/mounts)
+dev_fs=$(awk '$2 == "/dev" { f = $3 } END { print f }' /proc/mounts)
+dev_mounts=$(awk '$2 == "/dev" { n++ } END { print n + 0 }' /proc/mounts)
+case ",$(awk '$2 == "/dev" { o = $4 } END { print o }' /proc/mounts)," in
+*,nosuid,*) dev_nosuid=yes ;;
+*) dev_nosuid=no ;;
+esac
+if [ -b /dev/vda ]; then vda=yes; else vda=no; fi
+if [ -c /dev/console ]; then console=yes; else console=no; fi
+echo "TEST RESULT: root marker=$(cat /marker) root=$root_dev dev_fs=$dev_fs dev_mounts=$dev_mounts dev_nosuid=$dev_nosuid vda=$vda console=$console nodes=$(ls /dev | wc -l)"
+reboot -f
+EOF
+	echo "pattern-root" >"$T/root/marker"
+	make_ext4 "$T/root" "$1" 16 2f4ae0b6-5c1b-4b7f-9e21-4c1d6a7e0001 pattern-root
+}
+
+# make_pattern_initramfs OUT: an initramfs whose /init is stdin.
+make_pattern_initramfs() {
+	cat >"$T/init"
+	{
+		busybox_cpio_list
+		echo "dir /dev 0755 0 0"
+		echo "nod /dev/console 0600 0 0 c 5 1"
+		echo "dir /run 0755 0 0"
+		echo "dir /sysroot 0755 0 0"
+		echo "file /init $T/init 0755 0 0"
+	} >"$T/initramfs.list"
+	cpio_from_list "$T/initramfs.list" "$1"
+}
+
+# dracut's 99base/init.sh: mount devtmpfs only if /dev is not mounted.
+test_dracut_pattern_reaches_root() {
+	make_reporting_root "$T/root.img" || return 1
+	make_pattern_initramfs "$T/initramfs.cpio" <<'EOF' || return 1
+#!/bin/sh
+mount -t proc -o nosuid,noexec,nodev proc /proc
+mount -t sysfs -o nosuid,noexec,nodev sysfs /sys
+ismounted() { while read -r _ m _; do [ "$m" = "$1" ] && return 0; done </proc/mounts; return 1; }
+if ! ismounted /dev; then
+	mount -t devtmpfs -o mode=0755,noexec,nosuid,strictatime devtmpfs /dev
+fi
+if ! ismounted /dev; then
+	echo "Cannot mount devtmpfs on /dev! Compile the kernel with CONFIG_DEVTMPFS!"
+	exit 1
+fi
+[ ! -h /dev/fd ] && ln -s /proc/self/fd /dev/fd
+mount -t tmpfs -o mode=0755,noexec,nosuid,nodev,strictatime tmpfs /run
+mount -o ro /dev/vda /sysroot || { echo "mount of /dev/vda failed"; exec sh; }
+for fs in /dev /proc /sys /run; do mount --move $fs /sysroot$fs; done
+exec switch_root /sysroot /sbin/init
+EOF
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message" &&
+	expect_field "$T/console.log" root marker pattern-root &&
+	expect_field "$T/console.log" root root /dev/vda &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root dev_mounts 1 &&
+	expect_field "$T/console.log" root dev_nosuid no &&
+	expect_field "$T/console.log" root vda yes
+}
+
+# initramfs-tools' init as Debian and Ubuntu shipped it until 2017: mount
+# devtmpfs unconditionally, and on failure hide /dev under a tmpfs.  With
+# the kernel's mount in place that mount must succeed (as a remount with
+# the script's flags), or the root below is never found.  After moving
+# /dev, udev's init-bottom removes the initramfs /dev: that must not
+# take the nodes of the real root's /dev with it.
+test_initramfs_tools_pattern_reaches_root() {
+	make_reporting_root "$T/root.img" || return 1
+	make_pattern_initramfs "$T/initramfs.cpio" <<'EOF' || return 1
+#!/bin/sh
+[ -d /dev ] || mkdir -m 0755 /dev
+mkdir -p /root /tmp
+mount -t sysfs -o nodev,noexec,nosuid sysfs /sys
+mount -t proc -o nodev,noexec,nosuid proc /proc
+if ! mount -t devtmpfs -o nosuid,mode=0755 udev /dev; then
+	echo "W: devtmpfs not available, falling back to tmpfs for /dev"
+	mount -t tmpfs -o nosuid,mode=0755 udev /dev
+	[ -e /dev/console ] || mknod -m 0600 /dev/console c 5 1
+	[ -e /dev/null ] || mknod /dev/null c 1 3
+fi
+mkdir /dev/pts
+mount -t devpts -o noexec,nosuid,gid=5,mode=0620 devpts /dev/pts || true
+mount -t tmpfs -o "nodev,noexec,nosuid,size=10%,mode=0755" tmpfs /run
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+[ -b /dev/vda ] || { echo "Gave up waiting for root file system device /dev/vda"; exec sh; }
+mount -r /dev/vda /root || { echo "mount of /dev/vda failed"; exec sh; }
+mount -n -o move /dev /root/dev
+rm -rf /dev
+ln -s /root/dev /dev
+mount -n -o move /run /root/run
+mount -n -o move /sys /root/sys
+mount -n -o move /proc /root/proc
+exec switch_root /root /sbin/init
+EOF
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message" &&
+	expect_no_log "$T/console.log" 'falling back to tmpfs' "tmpfs fallback" &&
+	expect_field "$T/console.log" root marker pattern-root &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root dev_mounts 1 &&
+	expect_field "$T/console.log" root dev_nosuid yes &&
+	expect_field "$T/console.log" root vda yes &&
+	expect_field "$T/console.log" root console yes
+}
+
+# Debian 12's own initramfs-tools image (mkinitramfs, its real /init,
+# klibc run-init and systemd-udevd), without modules, as the patched
+# kernel has its drivers built in.
+test_debian_initramfs_tools_image_reaches_root() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	make_reporting_root "$T/root.img" || return 1
+	cp -r /etc/initramfs-tools "$T/conf"
+	sed -i 's/^MODULES=.*/MODULES=list/' "$T/conf/initramfs.conf"
+	: >"$T/conf/modules"
+	mkinitramfs -d "$T/conf" -o "$T/initrd.img" "$kver" >"$T/mkinitramfs.log" 2>&1 ||
+		{ fail "mkinitramfs failed:" "$(tail -5 "$T/mkinitramfs.log")"; return 1; }
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initrd.img" --mem 512M \
+		--append "root=/dev/vda ro" --disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message" &&
+	expect_field "$T/console.log" root marker pattern-root &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root dev_mounts 1 &&
+	expect_field "$T/console.log" root vda yes &&
+	expect_field "$T/console.log" root console yes
+}
+
+# init=/bin/sh, no initramfs: type into the shell on the serial console.
+# The commands print "TEST" and "RESULT" apart, so that the echo of the
+# typed line never looks like a result.
+write_shell_commands() {
+	cat >"$T/commands" <<'EOF'
+mount -t proc proc /proc
+printf '%s %s: sh pid=%s root=%s dev_fs=%s vda=%s nodes=%s\n' TEST RESULT $$ "$(awk '$2 == "/" { d = $1 } END { print d }' /proc/mounts)" "$(awk '$2 == "/dev" { print $3 }' /proc/mounts)" "$(test -b /dev/vda && echo yes || echo no)" "$(ls /dev | wc -l)"
+EOF
+}
+
+test_init_sh_without_initramfs_by_dev_vda() {
+	make_root_tree "$T/root" </dev/null
+	make_ext4 "$T/root" "$T/root.img" 16 2f4ae0b6-5c1b-4b7f-9e21-4c1d6a7e0002 shroot || return 1
+	write_shell_commands
+	"$TOP/tests/vm-shell.exp" "$T/console.log" "$VM_TIMEOUT" "$SHELL_PROMPT" "$T/commands" \
+		--kernel "$BZIMAGE" --append "root=/dev/vda init=/bin/sh" \
+		--disk "virtio-blk:$T/root.img" || { show_log "$T/console.log"; return 1; }
+	expect_field "$T/console.log" sh pid 1 &&
+	expect_field "$T/console.log" sh root /dev/root &&
+	expect_field "$T/console.log" sh dev_fs devtmpfs &&
+	expect_field "$T/console.log" sh vda yes
+}
+
+test_init_sh_without_initramfs_by_partuuid() {
+	local partuuid=6a1f3b52-0d4e-4c3a-9b8f-1e2d3c4b5a69
+	make_root_tree "$T/root" </dev/null
+	make_gpt_ext4 "$T/root" "$T/root.img" 16 2f4ae0b6-5c1b-4b7f-9e21-4c1d6a7e0003 \
+		partroot "$partuuid" || return 1
+	blank_disk "$T/decoy.img" 4
+	write_shell_commands
+	# The decoy comes first, so the root is vdb: found by PARTUUID only.
+	"$TOP/tests/vm-shell.exp" "$T/console.log" "$VM_TIMEOUT" "$SHELL_PROMPT" "$T/commands" \
+		--kernel "$BZIMAGE" --append "root=PARTUUID=$partuuid init=/bin/sh" \
+		--disk "virtio-blk:$T/decoy.img" --disk "virtio-blk:$T/root.img" ||
+		{ show_log "$T/console.log"; return 1; }
+	expect_log "$T/console.log" 'VFS: Mounted root \(ext4 filesystem\) readonly on device 254:17' \
+		"the root mounted from vdb1 (254:17)" &&
+	expect_field "$T/console.log" sh pid 1 &&
+	expect_field "$T/console.log" sh dev_fs devtmpfs &&
+	expect_field "$T/console.log" sh vda yes
+}
+
+# The test module creates and removes devices on request; the guest
+# checks each node right after the write that created or removed it.
+test_module_nodes_follow_devices() {
+	[ -r "$TEST_MODULE" ] || { fail "missing $TEST_MODULE (make test-module)"; return 1; }
+	cat >"$T/check-nodes" <<'EOF'
+#!/bin/sh
+mount -t sysfs sysfs /sys
+insmod /devtmpfs_test.ko || { echo "TEST RESULT: nodes insmod=failed"; reboot -f; }
+C=/sys/class/devtmpfs_test
+attrs() { stat -c '%F:%a:%u:%g' "$1" 2>/dev/null | tr ' ' _ || echo missing; }
+there() { if [ -e "$1" ] || [ -h "$1" ]; then echo yes; else echo no; fi; }
+echo 'rescue-test!sub!node' >$C/create
+nested=$(attrs /dev/rescue-test/sub/node)
+echo 'rescue-flat' >$C/create
+flat=$(attrs /dev/rescue-flat)
+echo 'rescue-test!sub!node' >$C/remove
+nested_gone=$(there /dev/rescue-test/sub/node)
+sub_gone=$(there /dev/rescue-test/sub)
+top_gone=$(there /dev/rescue-test)
+for n in plain mode owner; do echo "rescue-test!keep!$n" >$C/create; done
+chmod 0640 /dev/rescue-test/keep/mode
+chown 1:1 /dev/rescue-test/keep/owner
+for n in plain mode owner; do echo "rescue-test!keep!$n" >$C/remove; done
+plain=$(there /dev/rescue-test/keep/plain)
+mode=$(attrs /dev/rescue-test/keep/mode)
+owner=$(attrs /dev/rescue-test/keep/owner)
+keep_dir=$(there /dev/rescue-test/keep)
+rmmod devtmpfs_test
+flat_after_rmmod=$(there /dev/rescue-flat)
+echo "TEST RESULT: nodes nested=$nested flat=$flat nested_there=$nested_gone sub_there=$sub_gone top_there=$top_gone plain_there=$plain changed_mode=$mode changed_owner=$owner keep_dir_there=$keep_dir flat_after_rmmod=$flat_after_rmmod"
+reboot -f
+EOF
+	{
+		busybox_cpio_list
+		echo "file /check-nodes $T/check-nodes 0755 0 0"
+		echo "file /devtmpfs_test.ko $TEST_MODULE 0644 0 0"
+	} >"$T/initramfs.list"
+	cpio_from_list "$T/initramfs.list" "$T/initramfs.cpio" || return 1
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--append "rdinit=/check-nodes" || return 1
+	local chr=character_special_file
+	expect_field "$T/console.log" nodes nested "$chr:600:0:0" &&
+	expect_field "$T/console.log" nodes flat "$chr:600:0:0" &&
+	expect_field "$T/console.log" nodes nested_there no &&
+	expect_field "$T/console.log" nodes sub_there no &&
+	expect_field "$T/console.log" nodes top_there no &&
+	expect_field "$T/console.log" nodes plain_there no &&
+	expect_field "$T/console.log" nodes changed_mode "$chr:640:0:0" &&
+	expect_field "$T/console.log" nodes changed_owner "$chr:600:1:1" &&
+	expect_field "$T/console.log" nodes keep_dir_there yes &&
+	expect_field "$T/console.log" nodes flat_after_rmmod no
+}
+
+series_patches() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$SERIES_DIR/series"
+}
+
+test_patches_pass_checkpatch_strict() {
+	local checkpatch=$BUILD/kernel/src/scripts/checkpatch.pl p out bad=0
+	[ -x "$checkpatch" ] || { fail "missing $checkpatch (make kernel)"; return 1; }
+	for p in $(series_patches); do
+		out=$(cd "$BUILD/kernel/src" && "$checkpatch" --strict --no-tree "$SERIES_DIR/$p" 2>&1)
+		if ! grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then
+			fail "$p:" "$out"
+			bad=1
+		fi
+		grep -q '^Signed-off-by: ' "$SERIES_DIR/$p" || { fail "$p has no Signed-off-by"; bad=1; }
+	done
+	[ "$bad" -eq 0 ] && note "$(series_patches | wc -l) patches clean under checkpatch.pl --strict"
+}
+
+# Every patch applies to the pristine tarball, in series order, with
+# neither fuzz nor offset (patch --dry-run first, then for real so that
+# the next patch sees its predecessors).
+test_series_applies_cleanly() {
+	local p out files
+	files=$(for p in $(series_patches); do
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|linux-source-6.1/\1|p' "$SERIES_DIR/$p"
+	done | sort -u)
+	mkdir -p "$T/src"
+	# shellcheck disable=SC2086
+	tar -xf "$TARBALL" -C "$T/src" --strip-components=1 $files ||
+		{ fail "unable to extract the files the series touches from $TARBALL"; return 1; }
+	for p in $(series_patches); do
+		if ! out=$(patch -d "$T/src" -p1 --dry-run --batch <"$SERIES_DIR/$p" 2>&1); then
+			fail "$p does not apply:" "$out"
+			return 1
+		fi
+		if grep -Eq 'fuzz|offset|Reversed' <<<"$out"; then
+			fail "$p applies, but not cleanly:" "$out"
+			return 1
+		fi
+		patch -d "$T/src" -p1 --batch --quiet <"$SERIES_DIR/$p" || return 1
+	done
+}

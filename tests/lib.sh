@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/lib.sh: helpers shared by the test groups: building small
+# initramfs and disk images without root privileges, booting them
+# through qemu/run-vm, and reading the guest's "TEST RESULT:" lines.
+#
+# A test is a shell function test_NAME in tests/GROUP.sh; it returns 0 on
+# success and prints why it failed otherwise (fail "...").  tests/run
+# calls them.  Each test has its own scratch directory, $T.
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+BZIMAGE=${BZIMAGE:-$BUILD/bzImage}
+KOBJ=${KOBJ:-$BUILD/kernel/obj}
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+RUN_VM=$TOP/qemu/run-vm
+VM_TIMEOUT=${VM_TIMEOUT:-60}
+
+# note "...": a figure worth printing even when the test passes.
+note() {
+	printf '  %s\n' "$*"
+}
+
+fail() {
+	printf '    %s\n' "$@" >&2
+	return 1
+}
+
+# The value of key K in the guest's "TEST RESULT: CASE k=v ..." line.
+result_field() { # log case key
+	tr -d '\r' <"$1" | sed -n "s/^.*TEST RESULT: $2 .*\\b$3=\\([^ ]*\\).*$/\\1/p" | tail -n1
+}
+
+# Print the last lines of a guest log, indented, after a failure.
+show_log() { # log [lines]
+	printf '    --- last %s lines of %s ---\n' "${2:-25}" "$1" >&2
+	tr -d '\r' <"$1" | tail -n "${2:-25}" | sed 's/^/    | /' >&2
+}
+
+expect_field() { # log case key expected
+	local got
+	got=$(result_field "$1" "$2" "$3")
+	if [ "$got" != "$4" ]; then
+		fail "$2: expected $3=$4, got $3=${got:-<no TEST RESULT line>}"
+		show_log "$1"
+		return 1
+	fi
+}
+
+expect_log() { # log regex description
+	if ! tr -d '\r' <"$1" | grep -Eq -- "$2"; then
+		fail "expected $3 (/$2/) in the console log"
+		show_log "$1"
+		return 1
+	fi
+}
+
+expect_no_log() { # log regex description
+	if tr -d '\r' <"$1" | grep -Eq -- "$2"; then
+		fail "unexpected $3 in the console log:" \
+			"$(tr -d '\r' <"$1" | grep -E -m1 -- "$2")"
+		return 1
+	fi
+}
+
+# boot_vm LOG [run-vm options]: boot, and fail unless the guest finished.
+boot_vm() {
+	local log=$1 status
+	shift
+	"$RUN_VM" --log "$log" --timeout "$VM_TIMEOUT" "$@" 2>"$log.run-vm"
+	status=$?
+	if [ "$status" -ne 0 ]; then
+		fail "$(cat "$log.run-vm")"
+		show_log "$log"
+		return 1
+	fi
+}
+
+# A gen_init_cpio(1) list with busybox and a link for each of its
+# applets in /bin, for the kernel's usr/gen_init_cpio, which writes
+# device nodes without root privileges.
+busybox_cpio_list() {
+	local applet
+	echo "dir /bin 0755 0 0"
+	echo "file /bin/busybox $BUSYBOX 0755 0 0"
+	for applet in $("$BUSYBOX" --list); do
+		[ "$applet" = busybox ] || echo "slink /bin/$applet busybox 0777 0 0"
+	done
+	echo "dir /sbin 0755 0 0"
+	echo "dir /proc 0755 0 0"
+	echo "dir /sys 0755 0 0"
+}
+
+# cpio_from_list LIST OUT: write a newc archive from a gen_init_cpio list.
+cpio_from_list() {
+	"$KOBJ/usr/gen_init_cpio" "$1" >"$2.tmp" && mv "$2.tmp" "$2"
+}
+
+# A directory tree for an ext4 root: busybox, and /sbin/init from stdin.
+make_root_tree() { # dir
+	local dir=$1 applet
+	mkdir -p "$dir/bin" "$dir/sbin" "$dir/dev" "$dir/proc" "$dir/sys" "$dir/run" "$dir/tmp"
+	cp "$BUSYBOX" "$dir/bin/busybox"
+	for applet in $("$BUSYBOX" --list); do
+		[ "$applet" = busybox ] || ln -sf busybox "$dir/bin/$applet"
+	done
+	cat >"$dir/sbin/init"
+	chmod 0755 "$dir/sbin/init"
+}
+
+# make_ext4 DIR IMG SIZE_MB UUID LABEL: unpartitioned ext4 from DIR.
+make_ext4() {
+	rm -f "$2"
+	mke2fs -q -F -t ext4 -U "$4" -L "$5" -d "$1" "$2" "${3}M" ||
+		fail "mke2fs of $2 failed"
+}
+
+# make_gpt_ext4 DIR IMG SIZE_MB UUID LABEL PARTUUID: a GPT disk with one
+# ext4 partition from 1 MiB to the end, built without loop devices.
+make_gpt_ext4() {
+	local dir=$1 img=$2 size=$3 uuid=$4 label=$5 partuuid=$6
+	rm -f "$img"
+	truncate -s "${size}M" "$img"
+	sfdisk -q "$img" <<EOF || return 1
+label: gpt
+start=2048, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=$partuuid, name=$label
+EOF
+	mke2fs -q -F -t ext4 -U "$uuid" -L "$label" -d "$dir" \
+		-E offset=$((2048 * 512)) "$img" "$(((size - 2) * 1024))k" ||
+		fail "mke2fs of $img failed"
+}
+
+# The newest Debian stock kernel installed (linux-image-amd64).
+stock_kernel_version() {
+	local kver
+	kver=$(find /lib/modules -mindepth 1 -maxdepth 1 -name '*-amd64' -printf '%f\n' |
+		sort -V | tail -n1)
+	[ -n "$kver" ] && [ -r "/boot/vmlinuz-$kver" ] ||
+		{ fail "no Debian stock kernel in /boot and /lib/modules (make deps)"; return 1; }
+	echo "$kver"
+}
+
+blank_disk() { # img size_mb
+	rm -f "$1"
+	truncate -s "${2}M" "$1"
+}
