@@ -9,6 +9,9 @@
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
+# Tests cd into their own directories: make BUILD (make passes a relative
+# one) absolute while the working directory is still the caller's.
+case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
 BZIMAGE=${BZIMAGE:-$BUILD/bzImage}
 KOBJ=${KOBJ:-$BUILD/kernel/obj}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
