@@ -188,6 +188,30 @@ EOF
 	expect_field "$T/console.log" root vda yes
 }
 
+# Debian 12's own dracut image (its init.sh, udevd and switch_root), the
+# non-systemd flavour: the tiny kernel has no cgroups for systemd.
+# Without kernel modules, as the patched kernel has its drivers built in.
+test_debian_dracut_image_reaches_root() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	make_reporting_root "$T/root.img" || return 1
+	dracut -q --no-hostonly --no-kernel --kver "$kver" \
+		-o "systemd systemd-initrd dracut-systemd plymouth" \
+		-f "$T/initrd.img" >"$T/dracut.log" 2>&1 ||
+		{ fail "dracut failed:" "$(tail -5 "$T/dracut.log")"; return 1; }
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initrd.img" --mem 512M \
+		--append "root=/dev/vda ro" --disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message" &&
+	expect_log "$T/console.log" 'dracut: Mounted root filesystem /dev/vda' \
+		"dracut's own root mount" &&
+	expect_field "$T/console.log" root marker pattern-root &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root dev_mounts 1 &&
+	expect_field "$T/console.log" root vda yes &&
+	expect_field "$T/console.log" root console yes
+}
+
 # initramfs-tools' init as Debian and Ubuntu shipped it until 2017: mount
 # devtmpfs unconditionally, and on failure hide /dev under a tmpfs.  With
 # the kernel's mount in place that mount must succeed (as a remount with
