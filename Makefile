@@ -11,7 +11,7 @@ JOBS           ?= $(shell nproc)
 DEPS_PACKAGES = \
 	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev \
 	patch perl cpio zstd xz-utils qemu-system-x86 busybox-static \
-	e2fsprogs fdisk dosfstools expect pkg-config \
+	e2fsprogs e2fsck-static fdisk dosfstools expect pkg-config \
 	libblkid-dev libarchive-dev libarchive-tools libcmocka-dev \
 	linux-image-amd64 initramfs-tools-core dracut-core
 
@@ -38,8 +38,8 @@ CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE)
 
 all: kernel
 
-# The C parts: rescue-init, mkrescue and their unit tests.
-include $(sort $(wildcard rescue/*.mk))
+# The C parts: rescue-init, mkrescue, their unit tests, the layout generator.
+include $(sort $(wildcard rescue/*.mk qemu/*.mk))
 
 # Installs whatever of DEPS_PACKAGES is missing; a no-op otherwise.
 deps:

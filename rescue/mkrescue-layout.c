@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mkrescue-layout.c: the directories, nodes and /etc of every image. */
+#include <string.h>
+
+#include "mkrescue.h"
+
+/*
+ * What rescue-init and the rescue shell expect to find, as data.  These
+ * entries have the layout's rank: --include may replace the /etc files.
+ */
+static const struct layout_dir {
+	const char *path;
+	mode_t perm;
+} layout_dirs[] = {
+	{ "bin", 0755 },
+	{ "dev", 0755 },
+	{ "etc", 0755 },
+	{ "newroot", 0755 },
+	{ "proc", 0755 },
+	{ "root", 0700 },
+	{ "run", 0755 },
+	{ "sbin", 0755 },
+	{ "sys", 0755 },
+	{ "tmp", 01777 },
+	{ "usr", 0755 },
+	{ "usr/bin", 0755 },
+	{ "usr/sbin", 0755 },
+};
+
+static const struct layout_file {
+	const char *path;
+	const char *data;
+} layout_files[] = {
+	{ "etc/fstab", "" },
+	{ "etc/group", "root:x:0:\n" },
+	{ "etc/hostname", "rescue\n" },
+	{ "etc/passwd", "root:x:0:0:root:/root:/bin/sh\n" },
+	{ "etc/profile",
+	  "export PATH=/bin:/sbin:/usr/bin:/usr/sbin\n"
+	  "export HOME=/root\n"
+	  "PS1='rescue:\\w# '\n" },
+};
+
+static const struct layout_link {
+	const char *path;
+	const char *target;
+} layout_links[] = {
+	{ "etc/mtab", "/proc/mounts" },
+};
+
+/* A stock kernel opens /dev/console before /init runs: it must exist. */
+static const struct layout_node {
+	const char *path;
+	mode_t perm;
+	unsigned int major, minor;
+} layout_nodes[] = {
+	{ "dev/console", 0600, 5, 1 },
+};
+
+#define LAYOUT_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+int layout_add(struct list *l)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < LAYOUT_COUNT(layout_dirs); i++)
+		err = list_add_dir(l, layout_dirs[i].path, layout_dirs[i].perm,
+				   LIST_DEFAULT, "layout");
+	for (i = 0; !err && i < LAYOUT_COUNT(layout_files); i++)
+		err = list_add_data(l, layout_files[i].path, 0644,
+				    layout_files[i].data,
+				    strlen(layout_files[i].data),
+				    LIST_DEFAULT, "layout");
+	for (i = 0; !err && i < LAYOUT_COUNT(layout_links); i++)
+		err = list_add_symlink(l, layout_links[i].path,
+				       layout_links[i].target, LIST_DEFAULT,
+				       "layout");
+	for (i = 0; !err && i < LAYOUT_COUNT(layout_nodes); i++)
+		err = list_add_chardev(l, layout_nodes[i].path,
+				       layout_nodes[i].perm,
+				       layout_nodes[i].major,
+				       layout_nodes[i].minor, LIST_DEFAULT,
+				       "layout");
+	return err;
+}

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mkrescue.c: options, then gather and check everything, then write. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mkrescue.h"
+
+#ifndef MKRESCUE_VERSION
+#define MKRESCUE_VERSION "unknown"
+#endif
+#ifndef MKRESCUE_DEFAULT_INIT
+#define MKRESCUE_DEFAULT_INIT "/usr/local/lib/devtmpfs-rescue/rescue-init"
+#endif
+#ifndef MKRESCUE_DEFAULT_MODULE_LIST
+#define MKRESCUE_DEFAULT_MODULE_LIST "/usr/local/lib/devtmpfs-rescue/modules.list"
+#endif
+#define MKRESCUE_DEFAULT_BUSYBOX "/bin/busybox"
+#define MKRESCUE_DEFAULT_E2FSCK "/sbin/e2fsck.static"
+
+/* See mkrescue(8), "COMPRESSION", for how these were measured. */
+#define MKRESCUE_ZSTD_LEVEL 4
+#define MKRESCUE_GZIP_LEVEL 6
+
+enum { EXIT_USAGE = 2 };
+
+struct options {
+	const char *output;
+	const char *init, *busybox, *e2fsck;
+	bool e2fsck_given, e2fsck_off;
+	const char *kver, *kmoddir, *module_list;
+	bool module_list_given;
+	const char **add, **include;
+	size_t nadd, ninclude;
+	struct image_options image;
+};
+
+/* The temporary output, removed on every way out but success. */
+static char tmp_path[4096];
+static volatile sig_atomic_t tmp_exists;
+
+static void on_signal(int sig)
+{
+	if (tmp_exists)
+		unlink(tmp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: mkrescue [options] -o OUT\n"
+	      "Write the devtmpfs-rescue initramfs, a cpio newc archive.\n\n"
+	      "  -o, --output OUT         the image to write (atomically)\n"
+	      "      --init PATH          rescue-init, as /init (default " MKRESCUE_DEFAULT_INIT ")\n"
+	      "      --busybox PATH       static busybox (default " MKRESCUE_DEFAULT_BUSYBOX ")\n"
+	      "      --e2fsck PATH        static e2fsck (default " MKRESCUE_DEFAULT_E2FSCK ", if there)\n"
+	      "      --no-e2fsck          leave e2fsck out\n"
+	      "  -k, --kver KVER          ship the modules of kernel KVER\n"
+	      "      --kmoddir DIR        where they are (default /lib/modules/KVER)\n"
+	      "      --module-list FILE   names of the modules to ship\n"
+	      "                           (default " MKRESCUE_DEFAULT_MODULE_LIST ")\n"
+	      "      --add-module NAME    ship NAME too (repeatable)\n"
+	      "      --include SRC:DST    add a file or a tree at DST (repeatable)\n"
+	      "      --compress C         none, gzip or zstd (default zstd)\n"
+	      "      --compress-level N   gzip 1-9, zstd 1-19\n"
+	      "  -v, --verbose            say what is added and why\n"
+	      "  -h, --help               show this help\n"
+	      "      --version            show the version\n", f);
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	msg_error("unable to parse the options: %s%s%s (see mkrescue --help)",
+		  what, arg ? " " : "", arg ? arg : "");
+	return -EINVAL;
+}
+
+static int parse_int(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+static int push(const char ***array, size_t *count, const char *s)
+{
+	const char **n = realloc(*array, (*count + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	n[(*count)++] = s;
+	*array = n;
+	return 0;
+}
+
+enum {
+	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
+	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
+	OPT_COMPRESS_LEVEL, OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "init", required_argument, NULL, OPT_INIT },
+	{ "busybox", required_argument, NULL, OPT_BUSYBOX },
+	{ "e2fsck", required_argument, NULL, OPT_E2FSCK },
+	{ "no-e2fsck", no_argument, NULL, OPT_NO_E2FSCK },
+	{ "kver", required_argument, NULL, 'k' },
+	{ "kmoddir", required_argument, NULL, OPT_KMODDIR },
+	{ "module-list", required_argument, NULL, OPT_MODULE_LIST },
+	{ "add-module", required_argument, NULL, OPT_ADD_MODULE },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "compress", required_argument, NULL, OPT_COMPRESS },
+	{ "compress-level", required_argument, NULL, OPT_COMPRESS_LEVEL },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* 1 when the program is done (--help, --version), 0 to go on, or -errno. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	const char *level = NULL;
+	long n;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:k:vh", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case OPT_INIT: o->init = optarg; break;
+		case OPT_BUSYBOX: o->busybox = optarg; break;
+		case OPT_E2FSCK: o->e2fsck = optarg; o->e2fsck_given = true; break;
+		case OPT_NO_E2FSCK: o->e2fsck_off = true; break;
+		case 'k': o->kver = optarg; break;
+		case OPT_KMODDIR: o->kmoddir = optarg; break;
+		case OPT_MODULE_LIST:
+			o->module_list = optarg;
+			o->module_list_given = true;
+			break;
+		case OPT_ADD_MODULE:
+		case OPT_INCLUDE:
+			if (c == OPT_ADD_MODULE ? push(&o->add, &o->nadd, optarg) :
+			    push(&o->include, &o->ninclude, optarg)) {
+				msg_error("unable to parse the options: out of memory");
+				return -ENOMEM;
+			}
+			break;
+		case OPT_COMPRESS:
+			if (!strcmp(optarg, "none"))
+				o->image.compress = IMAGE_NONE;
+			else if (!strcmp(optarg, "gzip"))
+				o->image.compress = IMAGE_GZIP;
+			else if (!strcmp(optarg, "zstd"))
+				o->image.compress = IMAGE_ZSTD;
+			else
+				return usage_error("unknown --compress", optarg);
+			break;
+		case OPT_COMPRESS_LEVEL: level = optarg; break;
+		case 'v': msg_verbose_on = true; break;
+		case 'h': usage(stdout); return 1;
+		case OPT_VERSION: puts("mkrescue " MKRESCUE_VERSION); return 1;
+		case ':': return usage_error("missing argument of", argv[optind - 1]);
+		default: return usage_error("unknown option", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument", argv[optind]);
+	if (!o->output)
+		return usage_error("no -o OUT given", NULL);
+	if (level && o->image.compress == IMAGE_NONE)
+		return usage_error("--compress-level with --compress none", NULL);
+	if (level && parse_int(level, 1, o->image.compress == IMAGE_GZIP ? 9 : 19, &n))
+		return usage_error("--compress-level out of range:", level);
+	o->image.level = level ? (int)n :
+			 o->image.compress == IMAGE_GZIP ? MKRESCUE_GZIP_LEVEL :
+			 o->image.compress == IMAGE_ZSTD ? MKRESCUE_ZSTD_LEVEL : -1;
+	if (!o->kver && !o->kmoddir && (o->nadd || o->module_list_given))
+		return usage_error("--add-module and --module-list need -k or --kmoddir", NULL);
+	return 0;
+}
+
+/* KVER names the directory in the image: one plain path component. */
+static int resolve_kernel(struct options *o, char **kmoddir_alloc)
+{
+	if (!o->kver) {
+		char *base, *end;
+
+		*kmoddir_alloc = strdup(o->kmoddir);
+		if (!*kmoddir_alloc) {
+			msg_error("unable to use %s: out of memory", o->kmoddir);
+			return -ENOMEM;
+		}
+		end = *kmoddir_alloc + strlen(*kmoddir_alloc);
+		while (end > *kmoddir_alloc + 1 && end[-1] == '/')
+			*--end = '\0';
+		base = strrchr(*kmoddir_alloc, '/');
+		o->kver = base ? base + 1 : *kmoddir_alloc;
+	} else if (!o->kmoddir) {
+		if (asprintf(kmoddir_alloc, "/lib/modules/%s", o->kver) < 0) {
+			*kmoddir_alloc = NULL;
+			msg_error("unable to use kernel %s: out of memory", o->kver);
+			return -ENOMEM;
+		}
+		o->kmoddir = *kmoddir_alloc;
+	}
+	if (!*o->kver || strchr(o->kver, '/') || !strcmp(o->kver, ".") ||
+	    !strcmp(o->kver, "..")) {
+		msg_error("unable to use kernel version '%s': not a directory name",
+			  o->kver);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_epoch(int64_t *mtime)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	unsigned long long v;
+
+	*mtime = 0;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	/* newc stores 32 bits of mtime. */
+	if (errno || end == s || *end || *s == '-' || v > 0xffffffffULL) {
+		msg_error("unable to use SOURCE_DATE_EPOCH '%s': not a number of seconds up to 4294967295",
+			  s);
+		return -EINVAL;
+	}
+	*mtime = (int64_t)v;
+	return 0;
+}
+
+/* The output's directory must exist; the image must not be a directory. */
+static int check_output(const char *out, char **dir)
+{
+	const char *slash = strrchr(out, '/');
+	struct stat st;
+	int err;
+
+	if (!*out || (slash && !slash[1])) {
+		msg_error("unable to write '%s': not a file name", out);
+		return -EINVAL;
+	}
+	*dir = !slash ? strdup(".") : slash == out ? strdup("/") :
+	       strndup(out, (size_t)(slash - out));
+	if (!*dir) {
+		msg_error("unable to write %s: out of memory", out);
+		return -ENOMEM;
+	}
+	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+		msg_error("unable to write %s: %s", out, strerror(EISDIR));
+		return -EISDIR;
+	}
+	if (stat(*dir, &st) < 0 || access(*dir, W_OK | X_OK) < 0) {
+		err = -errno;
+		msg_error("unable to write %s: %s: %s", out, *dir, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static int gather(struct list *l, const struct options *o)
+{
+	struct modules_request req = {
+		.kver = o->kver, .kmoddir = o->kmoddir,
+		.module_list = o->module_list, .add = o->add, .nadd = o->nadd,
+	};
+	size_t i;
+	int err;
+
+	err = layout_add(l);
+	if (!err)
+		err = programs_add_init(l, o->init);
+	if (!err)
+		err = programs_add_busybox(l, o->busybox);
+	if (!err && !o->e2fsck_off)
+		err = programs_add_e2fsck(l, o->e2fsck, o->e2fsck_given);
+	if (!err && o->kmoddir)
+		err = modules_add(l, &req);
+	for (i = 0; !err && i < o->ninclude; i++)
+		err = include_add(l, o->include[i]);
+	if (!err)
+		err = list_finish(l);
+	for (i = 0; !err && msg_verbose_on && i < l->count; i++) {
+		const struct list_entry *e = &l->entries[i];
+
+		msg_verbose("/%s%s%s (%s)", e->path, S_ISLNK(e->mode) ? " -> " : "",
+			    S_ISLNK(e->mode) ? e->data : "", e->why);
+	}
+	return err;
+}
+
+/* tmp_exists changes with the signals that read it blocked. */
+static void signals_block(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+/* Writes to a temporary file beside OUT, then renames it over OUT. */
+static int write_output(const struct list *l, const struct options *o,
+			const char *dir)
+{
+	const char *base = strrchr(o->output, '/');
+	sigset_t old;
+	mode_t mask;
+	int fd, err = 0;
+
+	base = base ? base + 1 : o->output;
+	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s/.%s.XXXXXX", dir,
+			     base) >= sizeof(tmp_path)) {
+		msg_error("unable to write %s: path too long", o->output);
+		return -ENAMETOOLONG;
+	}
+	signals_block(&old);
+	fd = mkostemp(tmp_path, O_CLOEXEC);
+	if (fd < 0)
+		err = -errno;
+	else
+		tmp_exists = true;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		msg_error("unable to create a temporary file in %s: %s", dir,
+			  strerror(-err));
+		return err;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0644 & ~mask) < 0) {
+		err = -errno;
+		msg_error("unable to set the mode of %s: %s", tmp_path, strerror(-err));
+	}
+	if (!err)
+		err = image_write(l, &o->image, fd, o->output);
+	if (!err && fsync(fd) < 0) {
+		err = -errno;
+		msg_error("unable to write %s: %s", tmp_path, strerror(-err));
+	}
+	if (close(fd) < 0 && !err) {
+		err = -errno;
+		msg_error("unable to write %s: %s", tmp_path, strerror(-err));
+	}
+	if (!err && rename(tmp_path, o->output) < 0) {
+		err = -errno;
+		msg_error("unable to rename %s to %s: %s", tmp_path, o->output,
+			  strerror(-err));
+	}
+	signals_block(&old);
+	if (err)
+		unlink(tmp_path);
+	tmp_exists = false;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {
+		.init = MKRESCUE_DEFAULT_INIT,
+		.busybox = MKRESCUE_DEFAULT_BUSYBOX,
+		.e2fsck = MKRESCUE_DEFAULT_E2FSCK,
+		.module_list = MKRESCUE_DEFAULT_MODULE_LIST,
+		.image = { .compress = IMAGE_ZSTD },
+	};
+	struct list l = { 0 };
+	char *kmoddir = NULL, *dir = NULL;
+	int err, status = EXIT_FAILURE;
+
+	err = parse_options(argc, argv, &o);
+	if (err) {
+		status = err > 0 ? EXIT_SUCCESS : err == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
+		goto out;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	err = parse_epoch(&o.image.mtime);
+	if (!err && (o.kver || o.kmoddir))
+		err = resolve_kernel(&o, &kmoddir);
+	if (!err)
+		err = check_output(o.output, &dir);
+	if (!err)
+		err = gather(&l, &o);
+	if (!err)
+		err = write_output(&l, &o, dir);
+	if (!err) {
+		msg_verbose("wrote %s: %zu entries", o.output, l.count);
+		status = EXIT_SUCCESS;
+	}
+out:
+	list_free(&l);
+	free(kmoddir);
+	free(dir);
+	free(o.add);
+	free(o.include);
+	return status;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mkrescue.h: private interfaces between the files of mkrescue. */
+#ifndef MKRESCUE_H
+#define MKRESCUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Every function below returns 0 (or a count) on success and -errno on
+ * failure.  A function that fails has already printed the one line that
+ * says why ("mkrescue: unable to ..."); its callers only pass the error
+ * up, and main() decides that it is fatal.
+ */
+
+/* mkrescue-msg.c */
+extern bool msg_verbose_on;
+void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msg_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* mkrescue-buf.c: growable byte buffers and whole-file reads */
+struct buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+int buf_append(struct buf *b, const void *data, size_t len);
+int buf_printf(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void buf_free(struct buf *b);
+/* Reads all of PATH, NUL-terminated; -errno without a message. */
+int buf_read_file(struct buf *b, const char *path);
+
+/* mkrescue-list.c: the image's entries, sorted and numbered at the end */
+enum list_rank {
+	LIST_WEAK,	/* implicit parent dirs, busybox applet links */
+	LIST_DEFAULT,	/* the fixed layout: /etc files, /dev/console */
+	LIST_OWN,	/* /init, programs, modules, --include files */
+};
+struct list_entry {
+	char *path;		/* in the image, without a leading '/' */
+	mode_t mode;		/* file type and permissions */
+	char *source;		/* regular file: copy this host file, or */
+	char *data;		/* contents (regular) or target (symlink) */
+	uint64_t size;
+	unsigned int rdev_major, rdev_minor;
+	unsigned int ino;	/* assigned by list_finish() */
+	enum list_rank rank;
+	char *why;		/* said by --verbose and in conflicts */
+	size_t seq;		/* order of addition */
+};
+struct list {
+	struct list_entry *entries;
+	size_t count, cap;
+};
+int list_add_dir(struct list *l, const char *path, mode_t perm,
+		 enum list_rank rank, const char *why);
+int list_add_file(struct list *l, const char *path, mode_t perm,
+		  const char *source, uint64_t size, enum list_rank rank,
+		  const char *why);
+int list_add_data(struct list *l, const char *path, mode_t perm,
+		  const void *data, size_t len, enum list_rank rank,
+		  const char *why);
+int list_add_symlink(struct list *l, const char *path, const char *target,
+		     enum list_rank rank, const char *why);
+int list_add_chardev(struct list *l, const char *path, mode_t perm,
+		     unsigned int major, unsigned int minor,
+		     enum list_rank rank, const char *why);
+/* Sorts, resolves duplicate paths, checks parents, numbers inodes. */
+int list_finish(struct list *l);
+const struct list_entry *list_find(const struct list *l, const char *path);
+void list_free(struct list *l);
+
+/* mkrescue-elf.c */
+/* Checks that PATH is an executable, statically linked ELF file. */
+int elf_check_static(const char *path, const char *role, uint64_t *size);
+
+/* mkrescue-layout.c: the fixed directories and /etc of every image */
+int layout_add(struct list *l);
+
+/* mkrescue-programs.c: /init, busybox and its applets, e2fsck */
+int programs_add_init(struct list *l, const char *init);
+int programs_add_busybox(struct list *l, const char *busybox);
+/* E2FSCK may be missing unless REQUIRED; then 0 and nothing added. */
+int programs_add_e2fsck(struct list *l, const char *e2fsck, bool required);
+
+/* mkrescue-include.c: --include SRC:DST */
+int include_add(struct list *l, const char *spec);
+
+/* mkrescue-moddb.c: modules.dep, .alias, .softdep and .builtin of a kernel */
+struct moddb;
+struct moddb_module {
+	char *name;		/* normalized: '-' is '_' */
+	char *path;		/* relative to the module directory */
+	size_t *deps;		/* indexes into the module array */
+	size_t ndeps;
+	bool shipped;
+};
+int moddb_load(struct moddb **dbp, const char *dir);
+void moddb_free(struct moddb *db);
+const char *moddb_dir(const struct moddb *db);
+struct moddb_module *moddb_module(struct moddb *db, size_t i);
+/* Index of the module called NAME ('-' or '_'), or -ENOENT. */
+ssize_t moddb_find(const struct moddb *db, const char *name);
+bool moddb_is_builtin(const struct moddb *db, const char *name);
+/* Calls FN for each module an alias NAME resolves to; returns how many. */
+int moddb_resolve_alias(struct moddb *db, const char *name,
+			int (*fn)(void *ctx, size_t mod), void *ctx);
+bool moddb_alias_is_builtin(const struct moddb *db, const char *name);
+/* The softdep names of module I, pre: and post: together. */
+size_t moddb_softdeps(const struct moddb *db, size_t i, const char ***names);
+
+/* mkrescue-prune.c: the index files, cut to the shipped modules */
+int prune_dep(struct moddb *db, struct buf *out);
+int prune_alias(struct moddb *db, struct buf *out);
+int prune_softdep(struct moddb *db, struct buf *out);
+
+/* mkrescue-modules.c: the module list, resolved and added to the image */
+struct modules_request {
+	const char *kver;		/* the directory name in the image */
+	const char *kmoddir;		/* where the modules are on the host */
+	const char *module_list;	/* file of module names */
+	const char *const *add;		/* --add-module names */
+	size_t nadd;
+};
+int modules_add(struct list *l, const struct modules_request *req);
+
+/* mkrescue-image.c: the cpio newc archive, through libarchive */
+enum image_compress {
+	IMAGE_NONE,
+	IMAGE_GZIP,
+	IMAGE_ZSTD,
+};
+struct image_options {
+	enum image_compress compress;
+	int level;		/* -1: the default of that compressor */
+	int64_t mtime;		/* of every entry */
+};
+int image_write(const struct list *l, const struct image_options *opt,
+		int fd, const char *path);
+
+#endif

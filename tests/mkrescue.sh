@@ -1,0 +1,582 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/mkrescue.sh: the generator on the host, no VM: what an image holds
+# (layout, busybox applets, modules of the Debian stock kernel, pruned
+# index files, --include), that it is reproducible and written atomically,
+# its compressed formats, the one error line of each bad input, and what
+# it costs in time and bytes.
+
+# One collation for sort, comm and the image's byte order.
+export LC_ALL=C
+
+MK_BUILD=$(cd "$BUILD" && pwd)
+MKRESCUE=$MK_BUILD/mkrescue
+# A static stand-in for rescue-init (rescue/mkrescue-test-init.c).
+MK_INIT=$MK_BUILD/obj/mkrescue/test-init
+MK_MODULE_LIST=$TOP/rescue/modules.list
+E2FSCK_STATIC=/sbin/e2fsck.static
+
+# tests/run may pass a relative $T; the tests run inside it.
+mk_setup() {
+	T=$PWD
+	[ -x "$MKRESCUE" ] || { fail "no $MKRESCUE (make $MKRESCUE)"; return 1; }
+	[ -x "$MK_INIT" ] || { fail "no $MK_INIT (make $MK_INIT)"; return 1; }
+}
+
+mk() {
+	"$MKRESCUE" --init "$MK_INIT" "$@"
+}
+
+# "MODE UID GID PATH[ -> TARGET]" for each entry of an image, any format.
+list_image() {
+	bsdcpio -itvn <"$1" 2>/dev/null |
+		awk '{ p = $9; for (i = 10; i <= NF; i++) p = p " " $i
+		       print $1, $3, $4, p }'
+}
+
+# The newc headers of an uncompressed image, one line per entry:
+# "ino mode(octal) uid gid nlink mtime devmajor devminor rdevmajor rdevminor name".
+newc_headers() {
+	perl -e '
+		open(my $f, "<", $ARGV[0]) or die "$ARGV[0]: $!\n";
+		binmode $f; local $/; my $d = <$f>; my $o = 0;
+		while (1) {
+			my $h = substr($d, $o, 110);
+			die "no newc magic at offset $o\n" unless substr($h, 0, 6) eq "070701";
+			my @x = map { hex(substr($h, 6 + 8 * $_, 8)) } 0 .. 12;
+			my $name = substr($d, $o + 110, $x[11] - 1);
+			$o = ($o + 110 + $x[11] + 3) & ~3;
+			$o = ($o + $x[6] + 3) & ~3;
+			last if $name eq "TRAILER!!!";
+			printf "%d %o %d %d %d %d %d %d %d %d %s\n", @x[0 .. 5],
+				@x[7 .. 10], $name;
+		}' "$1"
+}
+
+expect_entry() { # list mode path [target]
+	local want="$2 0 0 $3${4:+ -> $4}"
+	grep -qxF -- "$want" "$1" ||
+		fail "expected '$want' in the image, got:" \
+			"$(grep -F -- " $3" "$1" | head -n3)"
+}
+
+expect_no_file_left() { # out
+	local dir=${1%/*} base=${1##*/}
+	[ ! -e "$1" ] || fail "$1 exists after a failure"
+	[ -d "$dir" ] || return 0
+	if ls -A "$dir" | grep -q "^\.$base\."; then
+		fail "a temporary is left in $dir:" "$(ls -A "$dir" | grep "^\.$base\.")"
+	fi
+}
+
+# expect_failure CULPRIT OUT CMD...: CMD -o OUT fails with one error line
+# that names CULPRIT, and leaves neither OUT nor a temporary.
+expect_failure() {
+	local culprit=$1 out=$2 status lines
+	shift 2
+	"$@" -o "$out" >"$T/stdout" 2>"$T/stderr"
+	status=$?
+	lines=$(wc -l <"$T/stderr")
+	[ "$status" -ne 0 ] || { fail "exit status 0 for: $*"; return 1; }
+	[ "$lines" -eq 1 ] ||
+		{ fail "expected one error line, got $lines:" "$(cat "$T/stderr")"; return 1; }
+	grep -qE "^mkrescue: unable to .*$culprit" "$T/stderr" ||
+		{ fail "the error does not name $culprit:" "$(cat "$T/stderr")"; return 1; }
+	expect_no_file_left "$out"
+}
+
+# ---- what an image holds ----------------------------------------------
+
+test_image_has_init_busybox_and_applet_links() {
+	mk_setup || return 1
+	mk -o "$T/rescue.img" || return 1
+	list_image "$T/rescue.img" >"$T/list"
+	expect_entry "$T/list" -rwxr-xr-x init &&
+	expect_entry "$T/list" lrwxrwxrwx bin/rescue-mount ../init &&
+	expect_entry "$T/list" lrwxrwxrwx bin/rescue-ls ../init &&
+	expect_entry "$T/list" -rwxr-xr-x bin/busybox &&
+	expect_entry "$T/list" lrwxrwxrwx bin/sh busybox &&
+	expect_entry "$T/list" lrwxrwxrwx sbin/reboot ../bin/busybox &&
+	expect_entry "$T/list" lrwxrwxrwx usr/bin/awk ../../bin/busybox || return 1
+	# Every applet busybox lists, at its usual place.
+	local applet missing=0 target
+	for applet in $("$BUSYBOX" --list-full); do
+		[ "$applet" = bin/busybox ] && continue
+		target=$(grep -F " $applet -> " "$T/list" | sed 's/.* -> //')
+		case $target in
+		busybox | ../bin/busybox | ../../bin/busybox | bin/busybox) ;;
+		*) fail "applet $applet: '${target:-missing}'"; missing=$((missing + 1)) ;;
+		esac
+	done
+	[ "$missing" -eq 0 ] || return 1
+	# (Debian's busybox-static has no blkid applet: findfs, and rescue-ls.)
+	for applet in sh ls mount cat dmesg findfs fdisk vi; do
+		grep -qE " (usr/)?s?bin/$applet -> " "$T/list" || fail "no applet $applet" || return 1
+	done
+	# /init is the file given, byte for byte.
+	mkdir "$T/x" && (cd "$T/x" && bsdcpio -id --quiet <"$T/rescue.img") &&
+	cmp "$T/x/init" "$MK_INIT" && cmp "$T/x/bin/busybox" "$BUSYBOX" ||
+		fail "the extracted /init or /bin/busybox differs from its source"
+}
+
+test_image_has_dev_console_etc_and_pid1_dirs() {
+	mk_setup || return 1
+	mk -o "$T/rescue.img" || return 1
+	list_image "$T/rescue.img" >"$T/list"
+	grep -qxF "crw------- 0 0 dev/console" <(bsdcpio -itvn <"$T/rescue.img" 2>/dev/null |
+		awk '$5 == "5,1" { print $1, $3, $4, $9 }') ||
+		fail "no /dev/console char 5:1 0600 root:root" || return 1
+	local d
+	for d in dev proc sys run newroot etc bin sbin usr/bin usr/sbin; do
+		expect_entry "$T/list" drwxr-xr-x "$d" || return 1
+	done
+	expect_entry "$T/list" drwxrwxrwt tmp &&
+	expect_entry "$T/list" drwx------ root &&
+	expect_entry "$T/list" -rw-r--r-- etc/passwd &&
+	expect_entry "$T/list" -rw-r--r-- etc/group &&
+	expect_entry "$T/list" -rw-r--r-- etc/profile &&
+	expect_entry "$T/list" -rw-r--r-- etc/fstab &&
+	expect_entry "$T/list" -rw-r--r-- etc/hostname &&
+	expect_entry "$T/list" lrwxrwxrwx etc/mtab /proc/mounts || return 1
+	if grep -q ' lib/modules' "$T/list"; then
+		fail "/lib/modules in an image built without -k"
+		return 1
+	fi
+	awk '$2 != 0 || $3 != 0' "$T/list" | grep -q . &&
+		{ fail "entries not owned by 0:0:" "$(awk '$2 != 0 || $3 != 0' "$T/list" | head -n3)"; return 1; }
+	mkdir "$T/x" && (cd "$T/x" && bsdcpio -id --quiet <"$T/rescue.img") || return 1
+	grep -qx 'root:x:0:0:root:/root:/bin/sh' "$T/x/etc/passwd" &&
+	grep -qx 'root:x:0:' "$T/x/etc/group" &&
+	grep -q '^export PATH=/bin:/sbin:/usr/bin:/usr/sbin' "$T/x/etc/profile" &&
+	grep -q '^PS1=' "$T/x/etc/profile" &&
+	[ "$(cat "$T/x/etc/hostname")" = rescue ] && [ ! -s "$T/x/etc/fstab" ] ||
+		fail "/etc is not the rescue shell's minimum:" "$(head "$T/x"/etc/*)"
+}
+
+test_e2fsck_is_shipped_with_fsck_links() {
+	mk_setup || return 1
+	[ -x "$E2FSCK_STATIC" ] || { fail "no $E2FSCK_STATIC (apt-get install e2fsck-static)"; return 1; }
+	mk -o "$T/with.img" && mk --no-e2fsck -o "$T/without.img" || return 1
+	list_image "$T/with.img" >"$T/with"
+	list_image "$T/without.img" >"$T/without"
+	expect_entry "$T/with" -rwxr-xr-x sbin/e2fsck &&
+	expect_entry "$T/with" lrwxrwxrwx sbin/fsck.ext2 e2fsck &&
+	expect_entry "$T/with" lrwxrwxrwx sbin/fsck.ext3 e2fsck &&
+	expect_entry "$T/with" lrwxrwxrwx sbin/fsck.ext4 e2fsck || return 1
+	if grep -qE ' sbin/(e2fsck|fsck\.ext4)( |$)' "$T/without"; then
+		fail "--no-e2fsck still ships e2fsck"
+	fi
+}
+
+test_image_numbers_entries_sorted_and_host_free() {
+	mk_setup || return 1
+	mk --compress none -o "$T/rescue.cpio" || return 1
+	newc_headers "$T/rescue.cpio" >"$T/headers" || { fail "not a newc archive"; return 1; }
+	awk '{ print $11 }' "$T/headers" >"$T/names"
+	LC_ALL=C sort -c "$T/names" 2>"$T/sort.err" ||
+		{ fail "entries not sorted by path:" "$(cat "$T/sort.err")"; return 1; }
+	[ "$(sort -u "$T/names" | wc -l)" -eq "$(wc -l <"$T/names")" ] ||
+		{ fail "a path is in the image twice"; return 1; }
+	# Parents before children: each entry's parent came earlier.
+	awk '{ seen[$11] = 1; n = split($11, c, "/"); p = c[1]
+	       for (i = 2; i < n; i++) p = p "/" c[i]
+	       if (n > 1 && !(p in seen)) { print "parent of " $11 " missing or late"; exit 1 } }' \
+		"$T/headers" || { fail "a parent does not precede its children"; return 1; }
+	awk 'BEGIN { bad = 0 }
+	     { dir = int($2 / 10000) == 4
+	       if ($1 != NR) { print "ino " $1 " at entry " NR ": " $11; bad = 1 }
+	       if ($5 != (dir ? 2 : 1)) { print "nlink " $5 ": " $11; bad = 1 }
+	       if ($3 || $4) { print "owner " $3 ":" $4 ": " $11; bad = 1 }
+	       if ($6) { print "mtime " $6 ": " $11; bad = 1 }
+	       if ($7 || $8) { print "host device " $7 ":" $8 ": " $11; bad = 1 }
+	       if (($9 || $10) && $11 != "dev/console") { print "rdev: " $11; bad = 1 } }
+	     END { exit bad }' "$T/headers" >"$T/bad" ||
+		{ fail "headers carry host data:" "$(head -n5 "$T/bad")"; return 1; }
+	grep -qE '^[0-9]+ 20600 0 0 1 0 0 0 5 1 dev/console$' "$T/headers" ||
+		fail "dev/console is not 5:1 0600 in the newc header"
+}
+
+test_image_is_byte_identical_across_runs() {
+	mk_setup || return 1
+	# The same content with other host metadata: new inodes and mtimes.
+	cp "$MK_INIT" "$T/init-a"
+	mk --init "$T/init-a" -o "$T/a.img" || return 1
+	sleep 1
+	cp "$MK_INIT" "$T/init-b" && touch -d '2001-02-03' "$T/init-b"
+	mk --init "$T/init-b" -o "$T/b.img" || return 1
+	cmp "$T/a.img" "$T/b.img" || { fail "two runs differ"; return 1; }
+	SOURCE_DATE_EPOCH=1700000000 mk -o "$T/c.img" &&
+	SOURCE_DATE_EPOCH=1700000000 mk -o "$T/d.img" &&
+	SOURCE_DATE_EPOCH=1700000001 mk -o "$T/e.img" || return 1
+	cmp "$T/c.img" "$T/d.img" ||
+		{ fail "two runs with one SOURCE_DATE_EPOCH differ"; return 1; }
+	if cmp -s "$T/c.img" "$T/e.img"; then
+		fail "SOURCE_DATE_EPOCH does not reach the image"
+		return 1
+	fi
+	mk --compress none -o "$T/c.cpio" &&
+	SOURCE_DATE_EPOCH=1700000000 mk --compress none -o "$T/e.cpio" || return 1
+	newc_headers "$T/e.cpio" | awk '$6 != 1700000000 { bad = 1 } END { exit bad }' ||
+		fail "an mtime is not SOURCE_DATE_EPOCH"
+	SOURCE_DATE_EPOCH=1700000000 mk --compress gzip -o "$T/f.img" && sleep 1 &&
+	SOURCE_DATE_EPOCH=1700000000 mk --compress gzip -o "$T/g.img" || return 1
+	cmp "$T/f.img" "$T/g.img" || fail "two gzip runs differ"
+}
+
+test_compress_modes_write_standard_frames() {
+	mk_setup || return 1
+	mk --compress none -o "$T/none.img" &&
+	mk --compress gzip -o "$T/gzip.img" &&
+	mk --compress zstd -o "$T/zstd.img" &&
+	mk -o "$T/default.img" || return 1
+	[ "$(head -c 6 "$T/none.img")" = 070701 ] ||
+		{ fail "--compress none is not newc: $(head -c 6 "$T/none.img" | od -An -c)"; return 1; }
+	# gzip: magic, deflate, no flags (no name), mtime 0.
+	[ "$(od -An -tx1 -N8 "$T/gzip.img" | tr -d ' ')" = 1f8b080000000000 ] ||
+		{ fail "gzip header: $(od -An -tx1 -N10 "$T/gzip.img")"; return 1; }
+	[ "$(od -An -tx1 -N4 "$T/zstd.img" | tr -d ' ')" = 28b52ffd ] ||
+		{ fail "zstd magic: $(od -An -tx1 -N4 "$T/zstd.img")"; return 1; }
+	cmp "$T/zstd.img" "$T/default.img" || { fail "the default is not zstd"; return 1; }
+	# The reference tools read one standard frame, and get the newc back.
+	gzip -t "$T/gzip.img" && zstd -qt "$T/zstd.img" || { fail "not a valid frame"; return 1; }
+	[ "$(zstd -lv "$T/zstd.img" 2>/dev/null | sed -n 's/^# Zstandard Frames: //p')" = 1 ] ||
+		{ fail "not one zstd frame:" "$(zstd -lv "$T/zstd.img" 2>&1)"; return 1; }
+	gzip -dc "$T/gzip.img" | cmp - "$T/none.img" &&
+	zstd -qdc "$T/zstd.img" | cmp - "$T/none.img" ||
+		{ fail "decompressed images differ from --compress none"; return 1; }
+	mk --compress zstd --compress-level 19 -o "$T/z19.img" || return 1
+	[ "$(stat -c %s "$T/z19.img")" -lt "$(stat -c %s "$T/zstd.img")" ] ||
+		{ fail "--compress-level 19 is not smaller than the default"; return 1; }
+	mk --compress gzip --compress-level 10 -o "$T/bad.img" 2>"$T/err"
+	[ $? -eq 2 ] && [ ! -e "$T/bad.img" ] ||
+		fail "gzip level 10 is not a usage error:" "$(cat "$T/err")"
+}
+
+# ---- modules ----------------------------------------------------------
+
+# Shipped modules of an image, by normalized name, one a line, sorted.
+shipped_modules() { # list kver
+	sed -n "s|^-rw-r--r-- 0 0 lib/modules/$2/\\(.*\\.ko\\)\$|\\1|p" "$1" |
+		sed 's|.*/||; s|\.ko$||; s|-|_|g' | LC_ALL=C sort
+}
+
+stock_image() {
+	KVER=$(stock_kernel_version) || return 1
+	mk -k "$KVER" -o "$T/rescue.img" 2>"$T/stderr" ||
+		{ fail "mkrescue -k $KVER failed:" "$(cat "$T/stderr")"; return 1; }
+	list_image "$T/rescue.img" >"$T/list"
+	shipped_modules "$T/list" "$KVER" >"$T/modules"
+}
+
+test_stock_kernel_image_ships_storage_and_fs_modules() {
+	mk_setup && stock_image || return 1
+	local m count
+	# The list's drivers, and dependencies named by modules.dep.
+	for m in virtio_blk virtio_scsi virtio_pci ahci nvme sd_mod usb_storage uas \
+		xhci_pci ext4 vfat xfs btrfs jbd2 mbcache crc16 libahci libata \
+		scsi_mod nvme_core usb_common usbcore virtio_ring fat; do
+		grep -qx "$m" "$T/modules" || { fail "module $m is not in the image"; return 1; }
+	done
+	# ext4's softdep pre: crypto-crc32c, an alias in modules.alias.
+	grep -qxE 'crc32c_generic|crc32c_intel' "$T/modules" ||
+		{ fail "no crc32c module for ext4's softdep"; return 1; }
+	if grep -E '^(snd|drm|e1000|iwlwifi|i915|amdgpu|nouveau|bluetooth|cfg80211|mac80211|btusb|kvm)' \
+		"$T/modules" >"$T/unrelated" ||
+		grep -E " lib/modules/$KVER/kernel/(sound|net|drivers/(net|gpu|media|bluetooth))/" \
+		"$T/list" >>"$T/unrelated"; then
+		fail "unrelated modules shipped:" "$(head "$T/unrelated")"
+		return 1
+	fi
+	# rescue/modules.list names 24 modules; with their dependencies and
+	# soft dependencies they are 59 on Debian's 6.1.  90 leaves room for a
+	# kernel that splits its drivers further, while any sound, graphics or
+	# network stack pulled in by mistake (each dozens of modules) exceeds it.
+	local listed
+	listed=$(grep -cvE '^[[:space:]]*(#|$)' "$MK_MODULE_LIST")
+	count=$(wc -l <"$T/modules")
+	note "stock kernel $KVER: $count modules from $listed listed, image $(stat -c %s "$T/rescue.img") bytes"
+	[ "$count" -ge "$listed" ] && [ "$count" -le 90 ] ||
+		fail "$count modules shipped, expected $listed to 90"
+}
+
+test_stock_kernel_indexes_cover_exactly_the_shipped_modules() {
+	mk_setup && stock_image || return 1
+	local dir=$T/x/lib/modules/$KVER host=/lib/modules/$KVER
+	mkdir "$T/x" && (cd "$T/x" && bsdcpio -id --quiet <"$T/rescue.img") || return 1
+	# modules.dep: one line for each shipped module, and for no other.
+	sed 's/:.*//' "$dir/modules.dep" | sort >"$T/dep-keys"
+	(cd "$dir" && find kernel -name '*.ko*' | sort) >"$T/ko-files"
+	diff "$T/dep-keys" "$T/ko-files" >"$T/diff" ||
+		{ fail "modules.dep and the shipped .ko differ:" "$(head "$T/diff")"; return 1; }
+	# Every dependency named is shipped, and the lines are the host's.
+	tr ' ' '\n' <"$dir/modules.dep" | sed -n 's/:$//; /\.ko/p' | sort -u >"$T/dep-all"
+	comm -23 "$T/dep-all" "$T/ko-files" | grep . &&
+		{ fail "modules.dep names modules not shipped"; return 1; }
+	grep -vxFf "$host/modules.dep" "$dir/modules.dep" | grep . &&
+		{ fail "modules.dep lines not as the host's"; return 1; }
+	# modules.alias: exactly the host's lines whose module is shipped.
+	awk '{ print $3 }' "$dir/modules.alias" | sort -u >"$T/alias-mods"
+	comm -23 "$T/alias-mods" "$T/modules" | grep . &&
+		{ fail "modules.alias names modules not shipped"; return 1; }
+	awk 'NR == FNR { m[$1] = 1; next } $1 == "alias" && ($3 in m)' \
+		"$T/modules" "$host/modules.alias" >"$T/alias-want"
+	diff "$T/alias-want" "$dir/modules.alias" >"$T/diff" ||
+		{ fail "modules.alias is not the host's, pruned:" "$(head "$T/diff")"; return 1; }
+	grep -q '^alias virtio:d00000002v\* virtio_blk$' "$dir/modules.alias" ||
+		{ fail "no modalias of virtio_blk"; return 1; }
+	# modules.softdep: only shipped modules; built-in lists as they are.
+	awk '{ print $2 }' "$dir/modules.softdep" | sort -u | comm -23 - "$T/modules" | grep . &&
+		{ fail "modules.softdep names modules not shipped"; return 1; }
+	grep -qx 'softdep ext4 pre: crypto-crc32c' "$dir/modules.softdep" ||
+		{ fail "ext4's softdep is not kept"; return 1; }
+	cmp "$dir/modules.builtin" "$host/modules.builtin" ||
+		{ fail "modules.builtin is not the host's"; return 1; }
+	if [ -e "$host/modules.builtin.alias" ]; then
+		cmp "$dir/modules.builtin.alias" "$host/modules.builtin.alias" ||
+			fail "modules.builtin.alias is not the host's"
+	fi
+}
+
+test_add_module_ships_it_with_its_dependencies() {
+	mk_setup || return 1
+	KVER=$(stock_kernel_version) || return 1
+	mk -k "$KVER" -o "$T/plain.img" &&
+	mk -k "$KVER" --add-module dm-crypt --add-module loop -o "$T/added.img" || return 1
+	list_image "$T/plain.img" >"$T/plain"
+	list_image "$T/added.img" >"$T/added"
+	shipped_modules "$T/plain" "$KVER" >"$T/plain-mods"
+	shipped_modules "$T/added" "$KVER" >"$T/added-mods"
+	grep -qx dm_crypt "$T/plain-mods" && { fail "dm_crypt shipped without --add-module"; return 1; }
+	comm -13 "$T/plain-mods" "$T/added-mods" >"$T/new"
+	for m in dm_crypt dm_mod loop; do
+		grep -qx "$m" "$T/new" ||
+			{ fail "--add-module did not ship $m; new:" "$(cat "$T/new")"; return 1; }
+	done
+	grep -q '^kernel/drivers/md/dm-crypt.ko: .*dm-mod.ko' \
+		<(bsdtar -xOf "$T/added.img" "lib/modules/$KVER/modules.dep") ||
+		fail "modules.dep has no dm-crypt line with dm-mod"
+}
+
+# A made-up module tree: every resolution rule on a few lines.
+make_fake_kmoddir() { # dir
+	mkdir -p "$1/kernel/drivers" "$1/kernel/crypto"
+	local m
+	for m in drivers/alpha drivers/beta drivers/gamma-x drivers/unused crypto/hash_impl; do
+		printf 'fake module %s\n' "$m" >"$1/kernel/$m.ko"
+	done
+	cat >"$1/modules.dep" <<'EOF'
+kernel/drivers/alpha.ko: kernel/drivers/beta.ko
+kernel/drivers/beta.ko:
+kernel/drivers/gamma-x.ko:
+kernel/drivers/unused.ko:
+kernel/crypto/hash_impl.ko:
+EOF
+	cat >"$1/modules.alias" <<'EOF'
+# Aliases extracted from modules themselves.
+alias pci:v00001234d*sv*sd*bc*sc*i* alpha
+alias crypto-hash hash_impl
+alias pci:v00005678d*sv*sd*bc*sc*i* unused
+EOF
+	echo 'softdep beta pre: crypto-hash post: gamma-x' >"$1/modules.softdep"
+	echo 'kernel/drivers/builtin_one.ko' >"$1/modules.builtin"
+	printf '%s\n' alpha builtin-one not_in_kernel >"$1/list"
+}
+
+test_modules_resolve_deps_softdeps_and_aliases() {
+	mk_setup || return 1
+	make_fake_kmoddir "$T/kmods/9.9.9-fake"
+	mk --kmoddir "$T/kmods/9.9.9-fake" --module-list "$T/kmods/9.9.9-fake/list" \
+		-v -o "$T/rescue.img" 2>"$T/verbose" || { cat "$T/verbose"; return 1; }
+	list_image "$T/rescue.img" >"$T/list"
+	shipped_modules "$T/list" 9.9.9-fake | tr '\n' ' ' >"$T/modules"
+	[ "$(cat "$T/modules")" = "alpha beta gamma_x hash_impl " ] ||
+		{ fail "shipped: $(cat "$T/modules"), expected alpha beta gamma_x hash_impl"; return 1; }
+	mkdir "$T/x" && (cd "$T/x" && bsdcpio -id --quiet <"$T/rescue.img") || return 1
+	local d=$T/x/lib/modules/9.9.9-fake
+	[ "$(cat "$d/modules.softdep")" = 'softdep beta pre: crypto-hash post: gamma-x' ] &&
+	! grep -q unused "$d/modules.alias" "$d/modules.dep" &&
+	grep -qx 'alias crypto-hash hash_impl' "$d/modules.alias" ||
+		{ fail "pruned indexes:" "$(cat "$d"/modules.*)"; return 1; }
+	grep -q 'module builtin-one .*built into 9.9.9-fake' "$T/verbose" &&
+	grep -q 'module not_in_kernel .*not in 9.9.9-fake, skipped' "$T/verbose" &&
+	grep -q 'module beta (dependency of alpha)' "$T/verbose" &&
+	grep -q 'module hash_impl (soft dependency crypto-hash of beta)' "$T/verbose" ||
+		fail "--verbose does not say why:" "$(grep module "$T/verbose")"
+}
+
+# ---- --include ----------------------------------------------------------
+
+test_include_adds_files_and_trees() {
+	mk_setup || return 1
+	mkdir -p "$T/tree/sub"
+	echo "motd" >"$T/motd"
+	printf '#!/bin/sh\necho tool\n' >"$T/tree/tool" && chmod 0750 "$T/tree/tool"
+	echo data >"$T/tree/sub/data" && chmod 0600 "$T/tree/sub/data"
+	ln -s sub/data "$T/tree/link"
+	echo "PS1='custom# '" >"$T/profile"
+	mk --include "$T/motd:/etc/motd" --include "$T/tree:/opt/kit" \
+		--include "$T/profile:/etc/profile" -o "$T/rescue.img" || return 1
+	list_image "$T/rescue.img" >"$T/list"
+	expect_entry "$T/list" -rw-r--r-- etc/motd &&
+	expect_entry "$T/list" drwxr-xr-x opt &&
+	expect_entry "$T/list" drwxr-xr-x opt/kit &&
+	expect_entry "$T/list" -rwxr-xr-x opt/kit/tool &&
+	expect_entry "$T/list" drwxr-xr-x opt/kit/sub &&
+	expect_entry "$T/list" -rw-r--r-- opt/kit/sub/data &&
+	expect_entry "$T/list" lrwxrwxrwx opt/kit/link sub/data || return 1
+	mkdir "$T/x" && (cd "$T/x" && bsdcpio -id --quiet <"$T/rescue.img") || return 1
+	cmp "$T/x/opt/kit/tool" "$T/tree/tool" && cmp "$T/x/etc/motd" "$T/motd" &&
+	cmp "$T/x/etc/profile" "$T/profile" ||
+		fail "included contents differ (or /etc/profile was not replaced)"
+}
+
+# ---- bad input: one line, non-zero, nothing written ---------------------
+
+test_missing_busybox_is_one_error() {
+	mk_setup || return 1
+	expect_failure "$T/no-busybox" "$T/rescue.img" mk --busybox "$T/no-busybox"
+}
+
+test_dynamic_busybox_is_one_error() {
+	mk_setup || return 1
+	expect_failure "/bin/ls .*not a static executable" "$T/rescue.img" \
+		mk --busybox /bin/ls || return 1
+	printf '#!/bin/sh\n' >"$T/script" && chmod +x "$T/script"
+	expect_failure "$T/script .*not an ELF executable" "$T/rescue.img" \
+		mk --busybox "$T/script"
+}
+
+test_missing_init_is_one_error() {
+	mk_setup || return 1
+	expect_failure "$T/no-init" "$T/rescue.img" mk --init "$T/no-init"
+}
+
+test_unknown_kernel_version_is_one_error() {
+	mk_setup || return 1
+	expect_failure "0\\.0\\.0-nokernel" "$T/rescue.img" mk -k 0.0.0-nokernel
+}
+
+test_module_without_its_ko_is_one_error() {
+	mk_setup || return 1
+	make_fake_kmoddir "$T/kmods/9.9.9-fake"
+	rm "$T/kmods/9.9.9-fake/kernel/drivers/beta.ko"
+	expect_failure "module beta .*beta\\.ko" "$T/rescue.img" \
+		mk --kmoddir "$T/kmods/9.9.9-fake" --module-list "$T/kmods/9.9.9-fake/list" || return 1
+	rm "$T/kmods/9.9.9-fake/kernel/drivers/gamma-x.ko"
+	printf 'gamma_x\n' >"$T/kmods/list2"
+	expect_failure "module gamma_x .*gamma-x\\.ko" "$T/rescue.img" \
+		mk --kmoddir "$T/kmods/9.9.9-fake" --module-list "$T/kmods/list2"
+}
+
+test_unknown_add_module_is_one_error() {
+	mk_setup || return 1
+	KVER=$(stock_kernel_version) || return 1
+	expect_failure "module no_such_mod.*$KVER" "$T/rescue.img" \
+		mk -k "$KVER" --add-module no_such_mod
+}
+
+test_missing_include_is_one_error() {
+	mk_setup || return 1
+	expect_failure "$T/no-such-file" "$T/rescue.img" \
+		mk --include "$T/no-such-file:/etc/x" || return 1
+	echo x >"$T/file"
+	expect_failure "add /init \(--include" "$T/rescue.img" mk --include "$T/file:/init"
+}
+
+test_unwritable_output_is_one_error() {
+	mk_setup || return 1
+	expect_failure "$T/no-dir" "$T/no-dir/rescue.img" mk || return 1
+	mkdir "$T/ro" && chmod 0555 "$T/ro"
+	# root writes anywhere: check as nobody when running as root.
+	if [ "$(id -u)" -eq 0 ]; then
+		chmod o+x "$T"
+		expect_failure "$T/ro" "$T/ro/rescue.img" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$MKRESCUE" --init "$MK_INIT"
+	else
+		expect_failure "$T/ro" "$T/ro/rescue.img" mk
+	fi
+}
+
+test_failed_run_keeps_the_previous_image() {
+	mk_setup || return 1
+	mk -o "$T/rescue.img" && cp "$T/rescue.img" "$T/before" || return 1
+	mk --busybox "$T/no-busybox" -o "$T/rescue.img" 2>/dev/null &&
+		{ fail "a run with a missing busybox succeeded"; return 1; }
+	cmp "$T/rescue.img" "$T/before" || { fail "the previous image changed"; return 1; }
+	ls -A "$T" | grep -q '^\.rescue\.img\.' && fail "a temporary is left"
+	mkdir "$T/dir.img"
+	mk -o "$T/dir.img" 2>"$T/stderr" && { fail "-o DIRECTORY succeeded"; return 1; }
+	[ "$(wc -l <"$T/stderr")" -eq 1 ] && grep -q "unable to write $T/dir.img" "$T/stderr" ||
+		{ fail "-o DIRECTORY:" "$(cat "$T/stderr")"; return 1; }
+	[ -z "$(ls -A "$T/dir.img")" ] || fail "something was written into $T/dir.img"
+}
+
+test_write_error_removes_the_temporary() {
+	mk_setup || return 1
+	mk -o "$T/rescue.img" && cp "$T/rescue.img" "$T/before" || return 1
+	# A file size limit of 256 KiB: the write fails with EFBIG midway.
+	(
+		ulimit -f 256
+		trap '' XFSZ
+		expect_failure "$T/new.img: .*File too large" "$T/new.img" mk
+	) || return 1
+	[ ! -e "$T/new.img" ] || { fail "a partial image is left"; return 1; }
+	(
+		ulimit -f 256
+		trap '' XFSZ
+		mk -o "$T/rescue.img" 2>/dev/null
+	) && { fail "a write past the file size limit succeeded"; return 1; }
+	cmp "$T/rescue.img" "$T/before" || { fail "the previous image changed"; return 1; }
+	expect_no_file_left "$T/new.img"
+}
+
+test_sigterm_removes_the_temporary() {
+	mk_setup || return 1
+	# zstd -19 takes about a second: long enough to be caught writing.
+	"$MKRESCUE" --init "$MK_INIT" --compress-level 19 -o "$T/rescue.img" &
+	local pid=$! i=0
+	while ! ls -A "$T" | grep -q '^\.rescue\.img\.' && [ $i -lt 200 ]; do
+		sleep 0.01; i=$((i + 1))
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	[ $? -eq 143 ] || { fail "mkrescue did not die of SIGTERM"; return 1; }
+	expect_no_file_left "$T/rescue.img"
+}
+
+test_help_and_man_page_name_every_option() {
+	mk_setup || return 1
+	"$MKRESCUE" --help >"$T/help" || { fail "--help failed"; return 1; }
+	"$MKRESCUE" --version | grep -q '^mkrescue ' || { fail "--version"; return 1; }
+	local opt
+	for opt in $(grep -oE -- '--[a-z][a-z0-9-]+' "$T/help" | sort -u); do
+		grep -qF -- "${opt//-/\\-}" "$TOP/rescue/mkrescue.8" ||
+			{ fail "$opt is not in rescue/mkrescue.8"; return 1; }
+	done
+	[ "$(grep -cE -- '^ +(-[a-z], )?--' "$T/help")" -ge 15 ] ||
+		fail "--help lists fewer than 15 options"
+}
+
+# ---- cost ---------------------------------------------------------------
+
+test_image_without_modules_is_fast_and_small() {
+	mk_setup || return 1
+	local start end size size_no_fsck ms=999999 i
+	# The best of three runs: the first may read its inputs from disk.
+	for i in 1 2 3; do
+		start=$(date +%s%N)
+		mk -o "$T/rescue.img" || return 1
+		end=$(date +%s%N)
+		[ $(((end - start) / 1000000)) -lt "$ms" ] && ms=$(((end - start) / 1000000))
+	done
+	size=$(stat -c %s "$T/rescue.img")
+	mk --no-e2fsck -o "$T/no-e2fsck.img" || return 1
+	size_no_fsck=$(stat -c %s "$T/no-e2fsck.img")
+	note "no modules, zstd default level: $ms ms, $size bytes" \
+		"($([ -x "$E2FSCK_STATIC" ] && echo "with" || echo "without") e2fsck);" \
+		"--no-e2fsck: $size_no_fsck bytes"
+	# The default level meets 1.5 MB for busybox and /init; e2fsck.static
+	# (1.9 MB) does not fit in it at a level fast enough (mkrescue(8)).
+	[ "$size_no_fsck" -lt 1500000 ] ||
+		fail "--no-e2fsck image is $size_no_fsck bytes, over 1.5 MB"
+}
