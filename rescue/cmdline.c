@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmdline.c: parse /proc/cmdline as the kernel does, and what init inherits. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rescue-init.h"
+
+static char *skip_spaces(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/*
+ * The kernel's next_arg() (lib/cmdline.c): split off one "param" or
+ * "param=value" from args, where double quotes group words, may start
+ * mid-word (param="a b") and are removed around the value.  Unbalanced
+ * quotes run to the end of the line.  Returns the rest of the line.
+ */
+char *cmdline_next_arg(char *args, char **param, char **val)
+{
+	unsigned int i, equals = 0;
+	int in_quote = 0, quoted = 0;
+
+	if (*args == '"') {
+		args++;
+		in_quote = 1;
+		quoted = 1;
+	}
+	for (i = 0; args[i]; i++) {
+		if (isspace((unsigned char)args[i]) && !in_quote)
+			break;
+		if (equals == 0 && args[i] == '=')
+			equals = i;
+		if (args[i] == '"')
+			in_quote = !in_quote;
+	}
+	*param = args;
+	if (!equals) {
+		*val = NULL;
+	} else {
+		args[equals] = '\0';
+		*val = args + equals + 1;
+		if (**val == '"') {
+			(*val)++;
+			if (args[i - 1] == '"')
+				args[i - 1] = '\0';
+		}
+	}
+	if (quoted && i > 0 && args[i - 1] == '"')
+		args[i - 1] = '\0';
+	if (args[i]) {
+		args[i] = '\0';
+		args += i + 1;
+	} else {
+		args += i;
+	}
+	return skip_spaces(args);
+}
+
+static void problem(struct cmdline *c, const char *fmt, const char *key,
+		    const char *val)
+{
+	if (c->nproblems < CMDLINE_MAX_PROBLEMS)
+		snprintf(c->problems[c->nproblems++], sizeof(c->problems[0]),
+			 fmt, key, val ? val : "");
+}
+
+/* Seconds for rootwait=, rootdelay=: decimal, at most a day. */
+static int parse_seconds(const char *val, int *out)
+{
+	char *end;
+	long n;
+
+	if (!val || !*val || !isdigit((unsigned char)*val))
+		return -EINVAL;
+	errno = 0;
+	n = strtol(val, &end, 10);
+	if (errno || *end || n > 86400)
+		return -ERANGE;
+	*out = (int)n;
+	return 0;
+}
+
+static bool parse_bool(const char *val, bool *out)
+{
+	static const char *const yes[] = { "1", "yes", "y", "on", "true" };
+	static const char *const no[] = { "0", "no", "n", "off", "false" };
+	size_t i;
+
+	if (!val) {
+		*out = true;
+		return true;
+	}
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcmp(val, yes[i])) {
+			*out = true;
+			return true;
+		}
+		if (!strcmp(val, no[i])) {
+			*out = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+static enum rd_break parse_break(struct cmdline *c, const char *val)
+{
+	static const char *const before[] = {
+		"cmdline", "pre-udev", "pre-trigger", "initqueue", "pre-mount",
+	};
+	static const char *const after[] = { "mount", "pre-pivot", "cleanup" };
+	size_t i;
+
+	if (!val || !*val)
+		return BREAK_PRE_MOUNT;
+	for (i = 0; i < ARRAY_SIZE(before); i++)
+		if (!strcmp(val, before[i]))
+			return BREAK_PRE_MOUNT;
+	for (i = 0; i < ARRAY_SIZE(after); i++)
+		if (!strcmp(val, after[i]))
+			return BREAK_PRE_PIVOT;
+	problem(c, "unable to use %s=%.60s: not pre-mount or pre-pivot; "
+		"breaking before the mount", "rd.break", val);
+	return BREAK_PRE_MOUNT;
+}
+
+static void parse_one(struct cmdline *c, const char *key, const char *val)
+{
+	int n;
+
+	if (!strcmp(key, "root")) {
+		c->root = val ? val : "";
+	} else if (!strcmp(key, "rootfstype")) {
+		c->rootfstype = val && *val ? val : NULL;
+	} else if (!strcmp(key, "rootflags")) {
+		c->rootflags = val && *val ? val : NULL;
+	} else if (!strcmp(key, "init")) {
+		if (val && *val)
+			c->init = val;
+		else
+			problem(c, "unable to use %s=: empty value; using the "
+				"default init%s", "init", NULL);
+	} else if (!strcmp(key, "ro") && !val) {
+		c->rw = false;
+	} else if (!strcmp(key, "rw") && !val) {
+		c->rw = true;
+	} else if (!strcmp(key, "rootwait")) {
+		if (!val)
+			c->rootwait_s = ROOTWAIT_DEFAULT_S;
+		else if (parse_seconds(val, &n) == 0)
+			c->rootwait_s = n;
+		else {
+			c->rootwait_s = ROOTWAIT_DEFAULT_S;
+			problem(c, "unable to use %s=%.60s: not a number of "
+				"seconds (0 to 86400); waiting 30 s",
+				"rootwait", val);
+		}
+	} else if (!strcmp(key, "rootdelay")) {
+		if (parse_seconds(val, &n) == 0)
+			c->rootdelay_s = n;
+		else
+			problem(c, "unable to use %s=%.60s: not a number of "
+				"seconds (0 to 86400); ignored", "rootdelay",
+				val);
+	} else if (!strcmp(key, "rescue") && !val) {
+		c->brk = BREAK_PRE_MOUNT;
+	} else if (!strcmp(key, "rd.break")) {
+		c->brk = parse_break(c, val);
+	} else if (!strcmp(key, "rd.shell")) {
+		if (!parse_bool(val, &c->shell))
+			problem(c, "unable to use %s=%.60s: not 0 or 1; "
+				"the rescue shell stays enabled", "rd.shell",
+				val);
+	} else if (!strcmp(key, "quiet") && !val) {
+		c->quiet = true;
+	} else if (!strcmp(key, "rescue.debug")) {
+		if (!parse_bool(val, &c->debug))
+			problem(c, "unable to use %s=%.60s: not 0 or 1",
+				"rescue.debug", val);
+	}
+}
+
+/*
+ * Parse a command line in place.  Later parameters override earlier
+ * ones, as with the kernel.  Words after "--" belong to init.
+ */
+void cmdline_parse(char *buf, struct cmdline *c)
+{
+	char *args, *key, *val;
+	bool dashes = false;
+
+	memset(c, 0, sizeof(*c));
+	c->rootwait_s = -1;
+	c->shell = true;
+	args = skip_spaces(buf);
+	while (*args) {
+		args = cmdline_next_arg(args, &key, &val);
+		if (!val && !strcmp(key, "--") && !dashes) {
+			dashes = true;
+			continue;
+		}
+		if (dashes) {
+			c->after_dashes++;
+			continue;
+		}
+		if (c->nargs < CMDLINE_MAX_ARGS) {
+			c->args[c->nargs].key = key;
+			c->args[c->nargs++].val = val;
+		}
+		parse_one(c, key, val);
+	}
+}
+
+int cmdline_read(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	size_t len = 0;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	while (len > 0 && buf[len - 1] == '\n')
+		len--;
+	buf[len] = '\0';
+	return err;
+}
+
+/*
+ * Parameters of rescue-init's own that the kernel hands to /init (as an
+ * argument or in the environment) and the real init must not get.
+ */
+bool cmdline_consumed(const char *word)
+{
+	static const char *const words[] = { "rescue", "rd.break", "rd.shell",
+					      "rescue.debug" };
+	static const char *const keys[] = { "rd.break=", "rd.shell=",
+					     "rescue.debug=", "rootwait=" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(word, words[i]))
+			return true;
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strncmp(word, keys[i], strlen(keys[i])))
+			return true;
+	return false;
+}
+
+/*
+ * The real init's argv: its path, then what the kernel gave /init,
+ * less rescue-init's own words; those after "--" pass untouched.
+ */
+size_t cmdline_init_argv(const struct cmdline *c, const char *init, int argc,
+			 char *const argv[], char **out, size_t max)
+{
+	size_t n = 0, keep_from;
+	int i;
+
+	if (max < 2)
+		return 0;
+	out[n++] = (char *)init;
+	keep_from = (size_t)argc > c->after_dashes ? argc - c->after_dashes : 1;
+	for (i = 1; i < argc && n < max - 1; i++)
+		if ((size_t)i >= keep_from || !cmdline_consumed(argv[i]))
+			out[n++] = argv[i];
+	out[n] = NULL;
+	return n;
+}
+
+size_t cmdline_init_envp(char *const envp[], char **out, size_t max)
+{
+	size_t n = 0;
+
+	if (max < 1)
+		return 0;
+	for (; envp && *envp && n < max - 1; envp++)
+		if (!cmdline_consumed(*envp))
+			out[n++] = *envp;
+	out[n] = NULL;
+	return n;
+}
+
+static bool same_module(const char *a, const char *b, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char x = a[i] == '-' ? '_' : a[i];
+		char y = b[i] == '-' ? '_' : b[i];
+
+		if (x != y || !y)
+			return false;
+	}
+	return b[len] == '\0';
+}
+
+/*
+ * "MODULE.PARAM=VALUE" words for a module, as modprobe passes them:
+ * "PARAM=VALUE PARAM2" into buf.  Returns the length.
+ */
+size_t cmdline_module_options(const struct cmdline *c, const char *module,
+			      char *buf, size_t size)
+{
+	size_t i, len = 0;
+	const char *dot;
+	int n;
+
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < c->nargs; i++) {
+		dot = strchr(c->args[i].key, '.');
+		if (!dot || !dot[1] ||
+		    !same_module(c->args[i].key, module, dot - c->args[i].key))
+			continue;
+		if (c->args[i].val && strchr(c->args[i].val, ' '))
+			n = snprintf(buf + len, size - len, "%s%s=\"%s\"",
+				     len ? " " : "", dot + 1, c->args[i].val);
+		else if (c->args[i].val)
+			n = snprintf(buf + len, size - len, "%s%s=%s",
+				     len ? " " : "", dot + 1, c->args[i].val);
+		else
+			n = snprintf(buf + len, size - len, "%s%s",
+				     len ? " " : "", dot + 1);
+		if (n < 0 || (size_t)n >= size - len) {
+			buf[len] = '\0';
+			break;
+		}
+		len += n;
+	}
+	return len;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/* main.c: rescue-init's boot sequence as PID 1; the only place deciding what is fatal. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rescue-init.h"
+
+#define HINT_FAILED	"rescue-ls lists block devices, rescue-mount mounts " \
+			"the root, exit retries the boot"
+#define HINT_BREAK	"rescue-ls lists block devices, rescue-mount mounts " \
+			"the root, exit continues the boot"
+#define HINT_PIVOT	"the root is mounted on " NEWROOT ", exit switches to it"
+#define INIT_ARGS_MAX	64
+#define INIT_ENVS_MAX	128
+
+static struct cmdline cmd;
+static char cmdbuf[CMDLINE_SIZE];
+static struct blklist devs;
+static int uevent_fd = -1;
+static uint64_t t_start;
+
+static void log_table_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	log_error("%s", line);
+}
+
+/* The one line saying what failed, then every block device. */
+static void report_failure(const char *why)
+{
+	log_error("%s", why);
+	tools_print_table(&devs, log_table_line, NULL);
+}
+
+/*
+ * One attempt: the root (already on /newroot after a rescue-mount, or
+ * found and mounted now), its init, then the switch.  Returns only on
+ * failure, with the reason in why.
+ */
+static void boot_root(int argc, char *argv[], char *envp[], char *why,
+		      size_t size)
+{
+	static bool pivot_break_done;
+	char init[4096], tried[512], what[4096 + 600];
+	char *init_argv[INIT_ARGS_MAX], *init_envp[INIT_ENVS_MAX];
+	struct mountent m;
+	bool deleted;
+	int err;
+
+	if (mounts_find(NEWROOT, &m) == 0) {
+		log_info("using the root already mounted on %s: %s (%s, %s)",
+			 NEWROOT, m.source, m.fstype, m.ro ? "ro" : "rw");
+	} else if (rootmount_boot(&cmd, &devs, uevent_fd, NEWROOT, &m, why,
+				  size)) {
+		return;
+	}
+	err = rootmount_find_init(NEWROOT, cmd.init, init, sizeof(init),
+				  tried, sizeof(tried));
+	if (err && cmd.init) {
+		snprintf(why, size, "unable to find init=%.200s in the root %s: "
+			 "%s", cmd.init, m.source, strerror(-err));
+		return;
+	}
+	if (err) {
+		snprintf(why, size, "unable to find an init in the root %s: "
+			 "tried %s", m.source, tried);
+		return;
+	}
+	if (cmd.brk == BREAK_PRE_PIVOT && !pivot_break_done) {
+		pivot_break_done = true;
+		shell_run(HINT_PIVOT);
+		boot_root(argc, argv, envp, why, size);	/* it may have changed */
+		return;
+	}
+	cmdline_init_argv(&cmd, init, argc, argv, init_argv, INIT_ARGS_MAX);
+	cmdline_init_envp(envp, init_envp, INIT_ENVS_MAX);
+	snprintf(what, sizeof(what), "%s on %s (%s, %s)", init, m.source,
+		 m.fstype, m.ro ? "ro" : "rw");
+	err = switchroot_run(NEWROOT, init, init_argv, init_envp, what, t_start,
+			     &deleted);
+	snprintf(why, size, "unable to start %.1500s: %s%s", what, strerror(-err),
+		 deleted ? " (the initramfs is already deleted)" : "");
+}
+
+static void setup_modules(void)
+{
+	int err = modload_init(&cmd);
+
+	if (err == 0)
+		modload_coldplug();
+	else if (err != -ENOENT)
+		log_warn("unable to read the module indexes: %s; loading no "
+			 "modules", strerror(-err));
+}
+
+int main(int argc, char *argv[], char *envp[])
+{
+	char why[2048];
+	bool devtmpfs_ours;
+	size_t i;
+	int err, console;
+
+	t_start = log_now_us();
+	if (getpid() != 1)
+		return tools_main(argc, argv);
+	shell_block_signals();
+	umask(022);
+
+	/* 1. /proc /sys /run /dev, the console, the log. */
+	err = mounts_early(&devtmpfs_ours, why, sizeof(why));
+	console = mounts_console();
+	log_open();
+	if (err)
+		log_error("%s", why);
+	log_info("mounted /proc /sys /run%s in %llu us",
+		 devtmpfs_ours ? " and devtmpfs on /dev" : "",
+		 (unsigned long long)(log_now_us() - t_start));
+	if (console < 0)
+		log_error("unable to open /dev/console: %s", strerror(-console));
+	else if (console > 0)
+		log_info("opened /dev/console for stdin, stdout and stderr");
+
+	/* 2. The command line. */
+	err = cmdline_read("/proc/cmdline", cmdbuf, sizeof(cmdbuf));
+	if (err)
+		log_error("unable to read /proc/cmdline: %s", strerror(-err));
+	cmdline_parse(cmdbuf, &cmd);
+	log_set_debug(cmd.debug);
+	log_set_quiet(cmd.quiet);
+	for (i = 0; i < cmd.nproblems; i++)
+		log_warn("%s", cmd.problems[i]);
+
+	/* 3. Uevents first, so that no device is missed; then modules. */
+	uevent_fd = uevent_open();
+	if (uevent_fd < 0)
+		log_warn("unable to open the uevent socket: %s; not waiting "
+			 "for devices", strerror(-uevent_fd));
+	setup_modules();
+	probe_init_filesystems();
+
+	if (cmd.brk == BREAK_PRE_MOUNT)
+		shell_run(HINT_BREAK);
+	if (cmd.rootdelay_s > 0) {
+		log_info("rootdelay: waiting %d s", cmd.rootdelay_s);
+		rootfind_events(&devs, uevent_fd,
+				log_now_us() + cmd.rootdelay_s * 1000000ULL);
+	}
+
+	/* 4. Find, mount, switch; on failure report, shell, retry. */
+	for (;;) {
+		boot_root(argc, argv, envp, why, sizeof(why));
+		report_failure(why);
+		if (!cmd.shell || shell_run(HINT_FAILED))
+			shell_wait_forever();
+	}
+}

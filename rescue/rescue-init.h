@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rescue-init.h: private interfaces of rescue-init, grouped by file. */
+#ifndef RESCUE_INIT_H
+#define RESCUE_INIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <syslog.h>
+#include <linux/netlink.h>
+
+#define NEWROOT			"/newroot"
+#define ROOTWAIT_DEFAULT_S	30	/* plain "rootwait" */
+#define MODULES_WAIT_S		10	/* root wait after loading modules */
+#define PROGRESS_EVERY_S	5
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define PRINTF(f, a)	__attribute__((format(printf, f, a)))
+
+/* log.c */
+#define LOG_RECORD_MAX	900	/* one /dev/kmsg record, prefix included */
+void log_open(void);
+void log_to_fd(int fd, const char *prefix, bool kmsg);
+void log_set_debug(bool on);
+void log_set_quiet(bool on);
+bool log_debug_enabled(void);
+void log_msg(int level, const char *fmt, ...) PRINTF(2, 3);
+size_t log_cut(const char *s, size_t len, size_t max);
+uint64_t log_now_us(void);
+#define log_error(...)	log_msg(LOG_ERR, __VA_ARGS__)
+#define log_warn(...)	log_msg(LOG_WARNING, __VA_ARGS__)
+#define log_info(...)	log_msg(LOG_INFO, __VA_ARGS__)
+#define log_debug(...)	log_msg(LOG_DEBUG, __VA_ARGS__)
+
+/* cmdline.c */
+#define CMDLINE_SIZE		4096
+#define CMDLINE_MAX_ARGS	1024
+#define CMDLINE_MAX_PROBLEMS	8
+enum rd_break { BREAK_NONE, BREAK_PRE_MOUNT, BREAK_PRE_PIVOT };
+struct cmdline_arg {
+	const char *key;
+	const char *val;	/* NULL for a word without '=' */
+};
+struct cmdline {
+	const char *root;	/* NULL when not given */
+	const char *rootfstype;
+	const char *rootflags;
+	const char *init;
+	bool rw;
+	int rootwait_s;		/* -1: not given */
+	int rootdelay_s;
+	enum rd_break brk;
+	bool shell;		/* rd.shell, default on */
+	bool quiet;
+	bool debug;		/* rescue.debug */
+	size_t after_dashes;	/* words after "--": the init's, not ours */
+	size_t nargs;
+	struct cmdline_arg args[CMDLINE_MAX_ARGS];
+	size_t nproblems;
+	char problems[CMDLINE_MAX_PROBLEMS][160];
+};
+char *cmdline_next_arg(char *args, char **param, char **val);
+void cmdline_parse(char *buf, struct cmdline *c);
+int cmdline_read(const char *path, char *buf, size_t size);
+bool cmdline_consumed(const char *word);
+size_t cmdline_init_argv(const struct cmdline *c, const char *init, int argc,
+			 char *const argv[], char **out, size_t max);
+size_t cmdline_init_envp(char *const envp[], char **out, size_t max);
+size_t cmdline_module_options(const struct cmdline *c, const char *module,
+			      char *buf, size_t size);
+
+/* blkdev.c */
+struct ptentry {
+	unsigned partno;
+	char uuid[64];
+	char name[128];
+};
+struct blkdev {
+	char name[64];		/* sysfs name: vda1, cciss!c0d0 */
+	char node[80];		/* /dev/vda1 */
+	unsigned major, minor;
+	uint64_t sectors;	/* 512-byte units */
+	unsigned partno;	/* 0 for a whole disk */
+	char disk[64];		/* a partition's disk */
+	bool sb_probed, sb_full, pt_probed;
+	char type[32], usage[16], uuid[64], label[256];
+	char pttype[16], partuuid[64], partlabel[128];
+	struct ptentry *parts;	/* a disk's partition table, once probed */
+	size_t nparts;
+};
+struct blklist {
+	struct blkdev *dev;
+	size_t n, cap;
+};
+int blk_enumerate(struct blklist *l, const char *classdir);
+int blk_add(struct blklist *l, const char *classdir, const char *name);
+void blk_remove(struct blklist *l, const char *name);
+ssize_t blk_find(const struct blklist *l, const char *name);
+void blk_free(struct blklist *l);
+
+/* probe.c */
+enum { PROBE_SB = 1, PROBE_PT = 2, PROBE_ALL = 3, PROBE_FULL = 4 };
+void probe_init_filesystems(void);
+int probe_device(struct blklist *l, size_t i, unsigned what);
+size_t probe_all(struct blklist *l, unsigned what);
+
+/* devtable.c */
+typedef void devtable_line_fn(void *ctx, const char *line);
+void devtable_human_size(uint64_t bytes, char *buf, size_t size);
+void devtable_format(const struct blkdev *devs, size_t n,
+		     devtable_line_fn *fn, void *ctx);
+
+/* rootspec.c */
+#define ROOTSPEC_VALUE_MAX	1024
+enum root_kind {
+	ROOT_DEVNAME, ROOT_UUID, ROOT_LABEL, ROOT_PARTUUID, ROOT_PARTLABEL,
+	ROOT_DEVNUM,
+};
+struct rootspec {
+	enum root_kind kind;
+	char value[ROOTSPEC_VALUE_MAX];	/* decoded name, UUID or label */
+	bool has_partnroff;
+	int partnroff;
+	unsigned major, minor;
+	char text[200];			/* as given, cut for messages */
+};
+int rootspec_parse(const char *s, struct rootspec *spec, char *why, size_t size);
+unsigned rootspec_needs(const struct rootspec *spec);
+int rootspec_match(const struct rootspec *spec, const struct blkdev *devs,
+		   size_t n, size_t *found, size_t *other);
+size_t rootspec_count(const struct rootspec *spec, const struct blkdev *devs,
+		      size_t n);
+const char *rootspec_absent(const struct rootspec *spec, char *buf, size_t size);
+
+/* uevent.c */
+#define UEVENT_BUFFER_SIZE	8192
+struct uevent {
+	const char *action, *devpath, *subsystem, *devtype, *devname;
+	const char *modalias;
+	unsigned major, minor;
+	bool has_devnum;
+};
+int uevent_open(void);
+int uevent_parse(const char *buf, size_t len, struct uevent *ev);
+bool uevent_accept(const struct sockaddr_nl *from, socklen_t fromlen,
+		   const struct ucred *cred, int msg_flags);
+int uevent_receive(int fd, char *buf, size_t size, struct uevent *ev);
+
+/* modindex.c */
+enum modstate { MOD_NEW, MOD_LOADING, MOD_LOADED, MOD_FAILED, MOD_BUILTIN };
+struct module {
+	char *name;		/* normalized: '-' is '_' */
+	const char *path;	/* relative to /lib/modules/KVER */
+	const char *deps;	/* space-separated paths from modules.dep */
+	char *pre, *post;	/* softdep names or aliases, space-separated */
+	enum modstate state;
+};
+struct modalias {
+	const char *pattern;
+	const char *module;
+	size_t literal;		/* length of the prefix without wildcards */
+};
+struct modindex {
+	struct module *mods;
+	size_t nmods;
+	struct modalias *aliases;
+	size_t naliases;
+	char **builtin;
+	size_t nbuiltin;
+};
+typedef int modindex_load_fn(void *ctx, const struct module *m,
+			     const char *reason);
+int modindex_parse_dep(struct modindex *ix, char *buf);
+int modindex_parse_alias(struct modindex *ix, char *buf);
+int modindex_parse_softdep(struct modindex *ix, char *buf);
+int modindex_parse_builtin(struct modindex *ix, char *buf);
+void modindex_name(const char *path, char *name, size_t size);
+ssize_t modindex_find(const struct modindex *ix, const char *name);
+bool modindex_is_builtin(const struct modindex *ix, const char *name);
+int modindex_load(struct modindex *ix, const char *name_or_alias,
+		  modindex_load_fn *fn, void *ctx);
+void modindex_free(struct modindex *ix);
+
+/* modload.c */
+int modload_init(const struct cmdline *c);
+void modload_coldplug(void);
+void modload_alias(const char *modalias);
+void modload_fs(const char *fstype);
+void modload_filesystems(void (*fn)(const char *name));
+bool modload_active(void);
+unsigned modload_loaded(void);
+
+/* mounts.c */
+struct mountent {
+	char source[256];
+	char target[256];
+	char fstype[32];
+	bool ro;
+};
+int mounts_read_proc(const char *path, char *buf, size_t size);
+int mounts_parse_line(char *line, struct mountent *m);
+int mounts_options(const char *opts, unsigned long *flags, char *data,
+		   size_t size);
+int mounts_find(const char *target, struct mountent *m);
+int mounts_early(bool *devtmpfs_mounted, char *why, size_t size);
+int mounts_console(void);
+
+/* rootfind.c */
+struct rootresult {
+	size_t index;		/* in the device list */
+	size_t other;		/* the second match, for -ENOTUNIQ */
+	size_t probed;
+	uint64_t waited_us;
+};
+unsigned rootfind_wait_s(const struct cmdline *c);
+void rootfind_events(struct blklist *l, int ufd, uint64_t deadline_us);
+int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
+		    unsigned wait_s, struct rootresult *res);
+
+/* rootmount.c */
+int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
+		    const char *dir, char *fstype, size_t fslen, bool *ro);
+int rootmount_find_init(const char *dir, const char *init, char *found,
+			size_t size, char *tried, size_t trylen);
+int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
+		   const char *dir, struct mountent *m, char *why, size_t size);
+
+/* switchroot.c */
+int switchroot_run(const char *newroot, const char *init, char *const argv[],
+		   char *const envp[], const char *what, uint64_t t0,
+		   bool *root_deleted);
+
+/* shell.c */
+void shell_block_signals(void);
+void shell_restore_signals(void);
+int shell_run(const char *hint);
+void shell_wait_forever(void);
+
+/* tools.c */
+int tools_main(int argc, char *argv[]);
+void tools_print_table(struct blklist *l, devtable_line_fn *fn, void *ctx);
+
+#endif

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rootfind.c: find the root among the block devices, waiting on uevents. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rescue-init.h"
+
+#define CLASS_BLOCK	"/sys/class/block"
+
+/* How long to wait for a missing root: rootwait=, else 10 s with modules. */
+unsigned rootfind_wait_s(const struct cmdline *c)
+{
+	if (c->rootwait_s >= 0)
+		return (unsigned)c->rootwait_s;
+	return modload_loaded() ? MODULES_WAIT_S : 0;
+}
+
+static const char *devname_of(const struct uevent *ev)
+{
+	const char *slash;
+
+	if (ev->devname)
+		return ev->devname;
+	slash = strrchr(ev->devpath, '/');
+	return slash ? slash + 1 : ev->devpath;
+}
+
+/* One uevent: drivers for new devices, new block devices probed. */
+static void handle(struct blklist *l, const struct uevent *ev, unsigned needs)
+{
+	char name[64], *p;
+	int i;
+
+	if (!strcmp(ev->action, "add") && ev->modalias)
+		modload_alias(ev->modalias);
+	if (!ev->subsystem || strcmp(ev->subsystem, "block"))
+		return;
+	snprintf(name, sizeof(name), "%s", devname_of(ev));
+	for (p = name; *p; p++)
+		if (*p == '/')
+			*p = '!';
+	if (!strcmp(ev->action, "remove")) {
+		blk_remove(l, name);
+		return;
+	}
+	if (strcmp(ev->action, "add") && strcmp(ev->action, "change"))
+		return;
+	i = (int)blk_find(l, name);
+	if (i >= 0 && !strcmp(ev->action, "add") &&
+	    (!ev->has_devnum || (l->dev[i].major == ev->major &&
+				 l->dev[i].minor == ev->minor)))
+		return;		/* enumerated already: probe it once */
+	i = blk_add(l, CLASS_BLOCK, name);
+	if (i < 0)
+		return;
+	log_debug("uevent %s %s (%u:%u)", ev->action, l->dev[i].node,
+		  l->dev[i].major, l->dev[i].minor);
+	probe_device(l, (size_t)i, needs);
+}
+
+/*
+ * Handle the queued uevents, then those that come until deadline_us
+ * (0: only the queued ones), or until spec matches.  1 when it
+ * matched, else 0.
+ */
+static int events(struct blklist *l, int ufd, uint64_t deadline_us,
+		  const struct rootspec *spec, unsigned needs, uint64_t start_us)
+{
+	static char buf[UEVENT_BUFFER_SIZE];
+	uint64_t now, next_note = start_us + PROGRESS_EVERY_S * 1000000ULL;
+	struct pollfd pfd = { .fd = ufd, .events = POLLIN };
+	struct uevent ev;
+	size_t found, other;
+	int r, timeout;
+
+	if (ufd < 0)
+		return 0;
+	for (;;) {
+		r = uevent_receive(ufd, buf, sizeof(buf), &ev);
+		if (r == 0) {
+			handle(l, &ev, needs);
+			if (spec) {
+				r = rootspec_match(spec, l->dev, l->n, &found,
+						   &other);
+				if (r == 0 || r == -ENOTUNIQ)
+					return 1;
+			}
+			continue;
+		}
+		if (r == -ENOBUFS) {
+			/* Events were lost: look at everything again, once. */
+			log_debug("uevents were lost; enumerating again");
+			blk_free(l);
+			blk_enumerate(l, CLASS_BLOCK);
+			probe_all(l, needs);
+			if (spec) {
+				r = rootspec_match(spec, l->dev, l->n, &found,
+						   &other);
+				if (r == 0 || r == -ENOTUNIQ)
+					return 1;
+			}
+			continue;
+		}
+		if (r != -EAGAIN)
+			continue;	/* not from the kernel, or malformed */
+		now = log_now_us();
+		if (now >= deadline_us)
+			return 0;
+		if (spec && now >= next_note) {
+			log_info("waiting for root %s: %llu of %llu s",
+				 spec->text,
+				 (unsigned long long)((now - start_us) / 1000000),
+				 (unsigned long long)((deadline_us - start_us +
+						       999999) / 1000000));
+			next_note += PROGRESS_EVERY_S * 1000000ULL;
+		}
+		timeout = (int)(((spec && next_note < deadline_us ? next_note :
+				  deadline_us) - now + 999) / 1000);
+		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
+			return 0;
+	}
+}
+
+/* rootdelay=: handle uevents (modules, new devices) for a while. */
+void rootfind_events(struct blklist *l, int ufd, uint64_t deadline_us)
+{
+	events(l, ufd, deadline_us, NULL, 0, log_now_us());
+}
+
+/*
+ * Enumerate and probe what spec needs, match; when nothing matches
+ * and wait_s > 0, wait for it on the uevent socket ufd (opened before
+ * this enumeration, so nothing is missed).  0 with res->index, or
+ * -ENODEV, -ENOTUNIQ, -ENXIO as rootspec_match().
+ */
+int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
+		    unsigned wait_s, struct rootresult *res)
+{
+	unsigned needs = rootspec_needs(spec);
+	uint64_t start;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	blk_free(l);		/* a retry starts from what is there now */
+	err = blk_enumerate(l, CLASS_BLOCK);
+	if (err)
+		log_warn("unable to read %s: %s", CLASS_BLOCK, strerror(-err));
+	probe_all(l, needs);
+	events(l, ufd, 0, spec, needs, log_now_us());	/* already queued */
+	err = rootspec_match(spec, l->dev, l->n, &res->index, &res->other);
+	if ((err == -ENODEV || err == -ENXIO) && wait_s > 0 && ufd >= 0) {
+		start = log_now_us();
+		events(l, ufd, start + wait_s * 1000000ULL, spec, needs, start);
+		res->waited_us = log_now_us() - start;
+		err = rootspec_match(spec, l->dev, l->n, &res->index,
+				     &res->other);
+		if (err == 0)
+			log_info("root %s appeared after %llu us of waiting",
+				 spec->text, (unsigned long long)res->waited_us);
+	}
+	res->probed = 0;
+	for (size_t i = 0; i < l->n; i++)
+		res->probed += l->dev[i].sectors > 0;
+	if (err == 0 && !l->dev[res->index].sb_probed)
+		probe_device(l, res->index, PROBE_SB);	/* its TYPE */
+	return err;
+}

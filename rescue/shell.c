@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/* shell.c: the rescue shell, and PID 1's wait loop: reap, reboot on signals. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rescue-init.h"
+
+#define SHELL	"/bin/sh"
+
+/* PID 1 takes every signal through sigwaitinfo(), as sinit does. */
+void shell_block_signals(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+}
+
+void shell_restore_signals(void)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The console device itself (ttyS0), so the shell gets job control. */
+static void console_device(char *buf, size_t size)
+{
+	char active[256], *last;
+	ssize_t n;
+	int fd;
+
+	snprintf(buf, size, "/dev/console");
+	fd = open("/sys/class/tty/console/active", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, active, sizeof(active) - 1);
+	close(fd);
+	while (n > 0 && (active[n - 1] == '\n' || active[n - 1] == ' '))
+		n--;
+	if (n <= 0)
+		return;
+	active[n] = '\0';
+	last = strrchr(active, ' ');	/* the last one is /dev/console */
+	last = last ? last + 1 : active;
+	snprintf(buf, size, "/dev/%s", last);
+	if (access(buf, R_OK | W_OK))
+		snprintf(buf, size, "/dev/console");
+}
+
+/* busybox reboot, poweroff, halt signal PID 1: SIGTERM, SIGUSR2, SIGUSR1. */
+static void power_signal(int sig)
+{
+	int how = RB_AUTOBOOT;
+	const char *what = "rebooting";
+
+	if (sig == SIGUSR2) {
+		how = RB_POWER_OFF;
+		what = "powering off";
+	} else if (sig == SIGUSR1) {
+		how = RB_HALT_SYSTEM;
+		what = "halting";
+	}
+	log_info("%s (signal %s)", what, strsignal(sig));
+	sync();
+	umount2(NEWROOT, MNT_DETACH);
+	if (reboot(how))
+		log_error("unable to reboot: %s", strerror(errno));
+}
+
+/* Reap every child; handle power signals; return when pid has exited. */
+static int wait_for(pid_t pid)
+{
+	sigset_t all;
+	siginfo_t si;
+	pid_t w;
+	int status = 0, sig;
+
+	sigfillset(&all);
+	for (;;) {
+		sig = sigwaitinfo(&all, &si);
+		if (sig == SIGCHLD) {
+			while ((w = waitpid(-1, &status, WNOHANG)) > 0)
+				if (w == pid)
+					return status;
+		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGUSR1 ||
+			   sig == SIGUSR2) {
+			power_signal(sig);
+		}
+	}
+}
+
+static void exec_shell(const char *tty)
+{
+	char home[32] = "HOME=/root", term[64];
+	char *const argv[] = { SHELL, NULL };
+	char *envp[] = {
+		"PS1=(rescue) \\w # ", home,
+		"PATH=/bin:/sbin:/usr/bin:/usr/sbin", term, NULL,
+	};
+	const char *t = getenv("TERM");
+	int fd;
+
+	shell_restore_signals();
+	setsid();
+	fd = open(tty, O_RDWR);
+	if (fd < 0)
+		fd = open("/dev/console", O_RDWR);
+	if (fd >= 0) {
+		ioctl(fd, TIOCSCTTY, 1);
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	if (access("/root", X_OK))
+		snprintf(home, sizeof(home), "HOME=/");
+	snprintf(term, sizeof(term), "TERM=%s", t ? t : "linux");
+	chdir("/");
+	execve(SHELL, argv, envp);
+	_exit(127);
+}
+
+/*
+ * Run the rescue shell on the console and wait for it, reaping every
+ * other child meanwhile and honouring reboot/poweroff/halt.
+ */
+int shell_run(const char *hint)
+{
+	char tty[300];
+	pid_t pid;
+	int status;
+
+	if (access(SHELL, X_OK)) {
+		int err = -errno;
+
+		log_error("unable to start the rescue shell %s: %s", SHELL,
+			  strerror(errno));
+		return err;
+	}
+	console_device(tty, sizeof(tty));
+	log_error("starting the rescue shell: %s", hint);
+	reboot(RB_DISABLE_CAD);		/* ctrl-alt-del: SIGINT to us */
+	pid = fork();
+	if (pid < 0) {
+		log_error("unable to start the rescue shell: %s", strerror(errno));
+		return -errno;
+	}
+	if (pid == 0)
+		exec_shell(tty);
+	status = wait_for(pid);
+	reboot(RB_ENABLE_CAD);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		log_error("the rescue shell %s failed to start", SHELL);
+	log_info("the rescue shell exited");
+	return 0;
+}
+
+/* rd.shell=0: no shell, and no exit: reboot, power off or halt on request. */
+void shell_wait_forever(void)
+{
+	reboot(RB_DISABLE_CAD);
+	log_error("no rescue shell (rd.shell=0): ctrl-alt-del or reboot "
+		  "restarts, poweroff powers off");
+	for (;;)
+		wait_for(-1);
+}

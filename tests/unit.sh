@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/unit.sh: rescue-init's cmocka unit tests (built with ASan and
+# UBSan by rescue/rescue.mk), one test per binary, so that they count in
+# the one summary of `make check`.
+
+UNIT=$BUILD/tests/unit
+
+# run_unit NAME: run build/tests/unit/NAME; note cmocka's count.
+run_unit() {
+	local bin=$UNIT/$1 out status
+	[ -x "$bin" ] || { fail "missing $bin (make unit-tests)"; return 1; }
+	out=$(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$bin" 2>&1)
+	status=$?
+	if [ "$status" -ne 0 ]; then
+		printf '%s\n' "$out" | grep -v '^\[ \(RUN\|      OK\) ' >&2
+		fail "$1 exited with status $status"
+		return 1
+	fi
+	note "$1: $(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] //p')"
+}
+
+test_cmdline_parser() { run_unit test_cmdline; }
+test_root_spec_parser_and_matcher() { run_unit test_rootspec; }
+test_uevent_parser_and_acceptance() { run_unit test_uevent; }
+test_module_index_and_load_order() { run_unit test_modindex; }
+test_logger_records() { run_unit test_log; }
+test_device_table() { run_unit test_devtable; }
+test_mountinfo_and_mount_options() { run_unit test_mounts; }
+test_block_device_enumeration() { run_unit test_blkdev; }

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_cmdline.c: the kernel command line parser and what init inherits. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rescue-init.h"
+
+static struct cmdline c;
+
+static void parse(const char *line)
+{
+	static char buf[CMDLINE_SIZE];
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	cmdline_parse(buf, &c);
+}
+
+static void next_arg_splits_like_the_kernel(void **state)
+{
+	char buf[] = "a b=c  \"d e\" f=\"g h\" i=j\"k l\"m";
+	char *rest = buf, *p, *v;
+
+	(void)state;
+	rest = cmdline_next_arg(rest, &p, &v);
+	assert_string_equal(p, "a");
+	assert_null(v);
+	rest = cmdline_next_arg(rest, &p, &v);
+	assert_string_equal(p, "b");
+	assert_string_equal(v, "c");
+	rest = cmdline_next_arg(rest, &p, &v);
+	assert_string_equal(p, "d e");		/* quoted word */
+	assert_null(v);
+	rest = cmdline_next_arg(rest, &p, &v);
+	assert_string_equal(p, "f");
+	assert_string_equal(v, "g h");		/* quotes removed */
+	rest = cmdline_next_arg(rest, &p, &v);
+	assert_string_equal(p, "i");
+	assert_string_equal(v, "j\"k l\"m");	/* mid-word quote kept */
+	assert_string_equal(rest, "");
+}
+
+static void quoted_root_value_keeps_its_blank(void **state)
+{
+	(void)state;
+	parse("console=ttyS0 root=\"LABEL=my disk\" ro");
+	assert_string_equal(c.root, "LABEL=my disk");
+	assert_false(c.rw);
+}
+
+static void unbalanced_quote_runs_to_the_end(void **state)
+{
+	(void)state;
+	parse("quiet root=\"LABEL=a b rw");
+	assert_string_equal(c.root, "LABEL=a b rw");
+	assert_false(c.rw);		/* inside the quote */
+	assert_true(c.quiet);
+	parse("\"");
+	assert_null(c.root);
+	parse("\"\" = == \"=\" root");
+	assert_string_equal(c.root, "");
+	parse("root=\"");
+	assert_string_equal(c.root, "");
+}
+
+static void every_parameter_is_read(void **state)
+{
+	(void)state;
+	parse("root=/dev/vda2 rootfstype=ext4,vfat rootflags=noatime,data=ordered "
+	      "init=/sbin/alt rw rootwait=12 rootdelay=3 rd.break=pre-pivot "
+	      "rd.shell=0 quiet rescue.debug");
+	assert_string_equal(c.root, "/dev/vda2");
+	assert_string_equal(c.rootfstype, "ext4,vfat");
+	assert_string_equal(c.rootflags, "noatime,data=ordered");
+	assert_string_equal(c.init, "/sbin/alt");
+	assert_true(c.rw);
+	assert_int_equal(c.rootwait_s, 12);
+	assert_int_equal(c.rootdelay_s, 3);
+	assert_int_equal(c.brk, BREAK_PRE_PIVOT);
+	assert_false(c.shell);
+	assert_true(c.quiet);
+	assert_true(c.debug);
+	assert_int_equal(c.nproblems, 0);
+}
+
+static void defaults_without_parameters(void **state)
+{
+	(void)state;
+	parse("");
+	assert_null(c.root);
+	assert_null(c.init);
+	assert_false(c.rw);
+	assert_int_equal(c.rootwait_s, -1);
+	assert_int_equal(c.rootdelay_s, 0);
+	assert_int_equal(c.brk, BREAK_NONE);
+	assert_true(c.shell);
+	assert_false(c.debug);
+}
+
+static void later_parameters_win(void **state)
+{
+	(void)state;
+	parse("ro rw root=/dev/a root=/dev/b rw ro rd.shell=0 rd.shell");
+	assert_false(c.rw);
+	assert_string_equal(c.root, "/dev/b");
+	assert_true(c.shell);
+}
+
+static void rootwait_forms(void **state)
+{
+	(void)state;
+	parse("rootwait");
+	assert_int_equal(c.rootwait_s, ROOTWAIT_DEFAULT_S);
+	parse("rootwait=0");
+	assert_int_equal(c.rootwait_s, 0);
+	parse("rootwait=abc");
+	assert_int_equal(c.rootwait_s, ROOTWAIT_DEFAULT_S);
+	assert_int_equal(c.nproblems, 1);
+	assert_non_null(strstr(c.problems[0], "rootwait=abc"));
+	parse("rootwait=99999999999999999999 rootdelay=-1");
+	assert_int_equal(c.nproblems, 2);
+	assert_non_null(strstr(c.problems[1], "rootdelay=-1"));
+	assert_int_equal(c.rootdelay_s, 0);
+}
+
+static void break_forms(void **state)
+{
+	(void)state;
+	parse("rescue");
+	assert_int_equal(c.brk, BREAK_PRE_MOUNT);
+	parse("rd.break");
+	assert_int_equal(c.brk, BREAK_PRE_MOUNT);
+	parse("rd.break=pre-mount");
+	assert_int_equal(c.brk, BREAK_PRE_MOUNT);
+	parse("rd.break=cleanup");
+	assert_int_equal(c.brk, BREAK_PRE_PIVOT);
+	parse("rd.break=sometime");
+	assert_int_equal(c.brk, BREAK_PRE_MOUNT);
+	assert_int_equal(c.nproblems, 1);
+	assert_non_null(strstr(c.problems[0], "rd.break=sometime"));
+	parse("rescue=1");	/* not the word: nothing */
+	assert_int_equal(c.brk, BREAK_NONE);
+}
+
+static void bad_values_name_the_parameter(void **state)
+{
+	(void)state;
+	parse("rd.shell=maybe init= rescue.debug=x");
+	assert_true(c.shell);
+	assert_null(c.init);
+	assert_int_equal(c.nproblems, 3);
+	assert_non_null(strstr(c.problems[0], "rd.shell=maybe"));
+	assert_non_null(strstr(c.problems[1], "init="));
+	assert_non_null(strstr(c.problems[2], "rescue.debug=x"));
+}
+
+static void words_after_dashes_are_the_inits(void **state)
+{
+	(void)state;
+	parse("root=/dev/vda -- rescue root=/dev/vdb single");
+	assert_string_equal(c.root, "/dev/vda");
+	assert_int_equal(c.brk, BREAK_NONE);
+	assert_int_equal(c.after_dashes, 3);
+}
+
+static void values_of_2047_bytes(void **state)
+{
+	static char line[CMDLINE_SIZE];
+	size_t n;
+
+	(void)state;
+	n = (size_t)snprintf(line, sizeof(line), "root=");
+	memset(line + n, 'x', 2047 - n);
+	line[2047] = '\0';
+	parse(line);
+	assert_int_equal(strlen(c.root), 2047 - 5);
+	n = (size_t)snprintf(line, sizeof(line), "init=\"");
+	memset(line + n, 'y', 2047 - n);
+	line[2047] = '\0';
+	parse(line);
+	assert_int_equal(strlen(c.init), 2047 - 6);
+}
+
+static void own_words_are_not_passed_on(void **state)
+{
+	char *argv[] = { "/init", "single", "rescue", "rd.break", "rootwait=3",
+			 "rescue", "x=y", NULL };
+	char *out[16];
+	size_t n;
+
+	(void)state;
+	parse("single rescue rd.break rootwait=3 -- rescue x=y");
+	n = cmdline_init_argv(&c, "/sbin/init", 7, argv, out, 16);
+	assert_int_equal(n, 4);
+	assert_string_equal(out[0], "/sbin/init");
+	assert_string_equal(out[1], "single");
+	assert_string_equal(out[2], "rescue");	/* after "--" */
+	assert_string_equal(out[3], "x=y");
+	assert_null(out[4]);
+	n = cmdline_init_argv(&c, "/sbin/init", 7, argv, out, 3);
+	assert_int_equal(n, 2);
+	assert_null(out[2]);
+}
+
+static void own_variables_are_not_passed_on(void **state)
+{
+	char *envp[] = { "HOME=/", "TERM=linux", "foo=bar", "rootwait=30",
+			 "rd.shell=0", "rescue.debug=1", NULL };
+	char *out[8];
+
+	(void)state;
+	assert_int_equal(cmdline_init_envp(envp, out, 8), 3);
+	assert_string_equal(out[2], "foo=bar");
+	assert_null(out[3]);
+	assert_true(cmdline_consumed("rd.break=pre-pivot"));
+	assert_false(cmdline_consumed("rescuex"));
+	assert_false(cmdline_consumed("root=/dev/vda"));
+}
+
+static void module_options_from_dotted_words(void **state)
+{
+	char buf[128];
+	size_t n;
+
+	(void)state;
+	parse("nvme_core.multipath=N nvme-core.io_timeout=30 virtio_blk.x=1 "
+	      "nvme_core.flag nvme_core.s=\"a b\" nvme_core. nvme_corex.y=2");
+	n = cmdline_module_options(&c, "nvme_core", buf, sizeof(buf));
+	assert_int_equal(n, strlen(buf));
+	assert_string_equal(buf, "multipath=N io_timeout=30 flag s=\"a b\"");
+	cmdline_module_options(&c, "virtio_blk", buf, sizeof(buf));
+	assert_string_equal(buf, "x=1");
+	cmdline_module_options(&c, "ext4", buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	cmdline_module_options(&c, "nvme_core", buf, 16);	/* cut whole */
+	assert_string_equal(buf, "multipath=N");
+}
+
+static void read_strips_the_newline(void **state)
+{
+	char path[] = "/tmp/test_cmdline.XXXXXX", buf[64];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "root=/dev/vda ro\n", 17), 17);
+	close(fd);
+	assert_int_equal(cmdline_read(path, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "root=/dev/vda ro");
+	assert_int_equal(cmdline_read(path, buf, 5), 0);
+	assert_string_equal(buf, "root");
+	unlink(path);
+	assert_int_equal(cmdline_read(path, buf, sizeof(buf)), -ENOENT);
+}
+
+/* Random command lines: no crash, no overread (ASan), pointers inside. */
+static void survives_random_lines(void **state)
+{
+	static const char alphabet[] = "ab=\" \t-.rootUID/\\x";
+	static char buf[CMDLINE_SIZE];
+	size_t i, len, k;
+	int round;
+
+	(void)state;
+	srand(2);
+	for (round = 0; round < 5000; round++) {
+		len = (size_t)rand() % 200;
+		for (i = 0; i < len; i++)
+			buf[i] = alphabet[rand() % (sizeof(alphabet) - 1)];
+		buf[len] = '\0';
+		cmdline_parse(buf, &c);
+		for (k = 0; k < c.nargs; k++)
+			assert_true(c.args[k].key >= buf && c.args[k].key <= buf + len);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(next_arg_splits_like_the_kernel),
+		cmocka_unit_test(quoted_root_value_keeps_its_blank),
+		cmocka_unit_test(unbalanced_quote_runs_to_the_end),
+		cmocka_unit_test(every_parameter_is_read),
+		cmocka_unit_test(defaults_without_parameters),
+		cmocka_unit_test(later_parameters_win),
+		cmocka_unit_test(rootwait_forms),
+		cmocka_unit_test(break_forms),
+		cmocka_unit_test(bad_values_name_the_parameter),
+		cmocka_unit_test(words_after_dashes_are_the_inits),
+		cmocka_unit_test(values_of_2047_bytes),
+		cmocka_unit_test(own_words_are_not_passed_on),
+		cmocka_unit_test(own_variables_are_not_passed_on),
+		cmocka_unit_test(module_options_from_dotted_words),
+		cmocka_unit_test(read_strips_the_newline),
+		cmocka_unit_test(survives_random_lines),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

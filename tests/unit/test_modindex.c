@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_modindex.c: modules.alias/dep/softdep/builtin and the load order. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rescue-init.h"
+
+static const char dep[] =
+	"kernel/drivers/virtio/virtio.ko:\n"
+	"kernel/drivers/virtio/virtio_ring.ko:\n"
+	"kernel/drivers/virtio/virtio_pci.ko: kernel/drivers/virtio/virtio_ring.ko kernel/drivers/virtio/virtio.ko\n"
+	"kernel/drivers/block/virtio_blk.ko: kernel/drivers/virtio/virtio_ring.ko kernel/drivers/virtio/virtio.ko\n"
+	"kernel/lib/crc16.ko:\n"
+	"kernel/fs/jbd2/jbd2.ko:\n"
+	"kernel/fs/mbcache.ko:\n"
+	"kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko kernel/fs/mbcache.ko kernel/fs/jbd2/jbd2.ko\n"
+	"kernel/crypto/crc32c_generic.ko:\n"
+	"kernel/arch/x86/crypto/crc32c-intel.ko:\n"
+	"kernel/drivers/nvme/host/nvme-core.ko.xz: kernel/lib/crc16.ko\n"
+	"kernel/drivers/nvme/host/nvme.ko.xz: kernel/drivers/nvme/host/nvme-core.ko.xz\n"
+	"kernel/a.ko: kernel/b.ko\n"
+	"kernel/b.ko: kernel/a.ko\n"
+	"kernel/broken.ko: kernel/missing.ko\n"
+	"# a comment\n"
+	"no colon here\n"
+	"\n";
+
+static const char alias[] =
+	"# Aliases extracted from modules themselves.\n"
+	"alias pci:v00001AF4d*sv*sd*bc*sc*i* virtio_pci\n"
+	"alias virtio:d00000002v* virtio_blk\n"
+	"alias fs-ext4 ext4\n"
+	"alias fs-ext3 ext4\n"
+	"alias crypto-crc32c crc32c_generic\n"
+	"alias crypto-crc32c crc32c_intel\n"
+	"alias cpu:type:x86,ven*fam*mod*:feature:*0094* crc32c_intel\n"
+	"alias pci:v*d*sv*sd*bc01sc08i02* nvme\n"
+	"alias pci:v0000106Bd0000200[13]sv*sd*bc*sc*i* nvme\n"
+	"alias fs-builtinfs builtinfs\n"
+	"alias broken-alias broken\n"
+	"alias\n"
+	"alias lonely\n";
+
+static const char softdep[] =
+	"# Soft dependencies extracted from modules themselves.\n"
+	"softdep ext4 pre: crypto-crc32c\n"
+	"softdep jbd2 pre: crypto-crc32c\n"
+	"softdep virtio_blk post: crc16\n"
+	"softdep cifs gcm\n"
+	"softdep unknown pre: ext4\n";
+
+static const char builtin[] =
+	"kernel/drivers/ata/libata.ko\n"
+	"kernel/fs/builtinfs.ko\n";
+
+static struct modindex ix;
+static char bufs[4][4096];
+static char loaded[64][64];
+static size_t nloaded;
+static int fail_with;
+static const char *fail_name;
+
+static int fake_load(void *ctx, const struct module *m, const char *reason)
+{
+	(void)ctx;
+	assert_non_null(reason);
+	snprintf(loaded[nloaded++], sizeof(loaded[0]), "%s", m->name);
+	if (fail_name && !strcmp(m->name, fail_name))
+		return fail_with;
+	return 0;
+}
+
+static size_t position(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nloaded; i++)
+		if (!strcmp(loaded[i], name))
+			return i;
+	fail_msg("%s was not loaded", name);
+	return 0;
+}
+
+static bool was_loaded(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nloaded; i++)
+		if (!strcmp(loaded[i], name))
+			return true;
+	return false;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&ix, 0, sizeof(ix));
+	nloaded = 0;
+	fail_name = NULL;
+	strcpy(bufs[0], dep);
+	strcpy(bufs[1], alias);
+	strcpy(bufs[2], softdep);
+	strcpy(bufs[3], builtin);
+	assert_int_equal(modindex_parse_dep(&ix, bufs[0]), 0);
+	assert_int_equal(modindex_parse_alias(&ix, bufs[1]), 0);
+	assert_int_equal(modindex_parse_softdep(&ix, bufs[2]), 0);
+	assert_int_equal(modindex_parse_builtin(&ix, bufs[3]), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	modindex_free(&ix);
+	return 0;
+}
+
+static void names_from_paths(void **state)
+{
+	char n[64];
+
+	(void)state;
+	modindex_name("kernel/drivers/block/virtio_blk.ko", n, sizeof(n));
+	assert_string_equal(n, "virtio_blk");
+	modindex_name("kernel/drivers/nvme/host/nvme-core.ko.xz", n, sizeof(n));
+	assert_string_equal(n, "nvme_core");
+	modindex_name("foo.ko.zst", n, sizeof(n));
+	assert_string_equal(n, "foo");
+	modindex_name("kernel/weird.kobj.ko", n, sizeof(n));
+	assert_string_equal(n, "weird.kobj");
+	modindex_name("a/very-long-name.ko", n, 5);
+	assert_string_equal(n, "very");
+}
+
+static void parses_the_indexes(void **state)
+{
+	ssize_t i;
+
+	(void)state;
+	assert_int_equal(ix.nmods, 15);
+	assert_int_equal(ix.naliases, 11);
+	assert_int_equal(ix.nbuiltin, 2);
+	i = modindex_find(&ix, "nvme-core");
+	assert_true(i >= 0);
+	assert_string_equal(ix.mods[i].path, "kernel/drivers/nvme/host/nvme-core.ko.xz");
+	assert_string_equal(modindex_find(&ix, "ext4") >= 0 ?
+			    ix.mods[modindex_find(&ix, "ext4")].pre : "", "crypto-crc32c");
+	assert_int_equal(modindex_find(&ix, "cifs"), -1);
+	assert_true(modindex_is_builtin(&ix, "libata"));
+	assert_false(modindex_is_builtin(&ix, "ext4"));
+}
+
+static void dependencies_load_first(void **state)
+{
+	(void)state;
+	assert_int_equal(modindex_load(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 4);
+	assert_int_equal(nloaded, 4);
+	assert_true(position("virtio_ring") < position("virtio_blk"));
+	assert_true(position("virtio") < position("virtio_blk"));
+	assert_true(position("virtio_blk") < position("crc16"));	/* post: */
+}
+
+static void each_module_loads_once(void **state)
+{
+	(void)state;
+	assert_int_equal(modindex_load(&ix, "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00",
+				       fake_load, NULL), 3);
+	assert_int_equal(modindex_load(&ix, "pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc00i00",
+				       fake_load, NULL), 0);
+	assert_int_equal(modindex_load(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 2);
+	assert_int_equal(nloaded, 5);	/* virtio, virtio_ring once */
+	assert_int_equal(modindex_load(&ix, "virtio_blk", fake_load, NULL), 0);
+}
+
+static void softdep_aliases_resolve_to_every_module(void **state)
+{
+	(void)state;
+	assert_int_equal(modindex_load(&ix, "fs-ext4", fake_load, NULL), 6);
+	assert_true(position("crc32c_generic") < position("jbd2"));
+	assert_true(position("crc32c_intel") < position("jbd2"));
+	assert_true(position("jbd2") < position("ext4"));
+	assert_true(position("mbcache") < position("ext4"));
+	assert_true(position("crc16") < position("ext4"));
+	assert_string_equal(loaded[nloaded - 1], "ext4");
+	assert_int_equal(modindex_load(&ix, "fs-ext3", fake_load, NULL), 0);
+}
+
+static void builtin_modules_are_skipped(void **state)
+{
+	(void)state;
+	assert_int_equal(modindex_load(&ix, "libata", fake_load, NULL), 0);
+	assert_int_equal(modindex_load(&ix, "fs-builtinfs", fake_load, NULL), 0);
+	assert_int_equal(nloaded, 0);
+}
+
+static void fnmatch_patterns(void **state)
+{
+	(void)state;
+	assert_int_equal(modindex_load(&ix, "pci:v0000106Bd00002003sv00sd00bc00sc00i00",
+				       fake_load, NULL), 3);
+	assert_true(was_loaded("nvme"));
+	assert_true(position("nvme_core") < position("nvme"));
+	nloaded = 0;
+	assert_int_equal(modindex_load(&ix, "pci:v0000106Bd00002002sv00sd00bc00sc00i00",
+				       fake_load, NULL), -ENOENT);
+	assert_int_equal(modindex_load(&ix, "cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0094,00E9",
+				       fake_load, NULL), 1);
+	assert_string_equal(loaded[0], "crc32c_intel");
+}
+
+static void unknown_names_are_enoent(void **state)
+{
+	(void)state;
+	assert_int_equal(modindex_load(&ix, "usb:v1234p5678", fake_load, NULL), -ENOENT);
+	assert_int_equal(modindex_load(&ix, "gcm", fake_load, NULL), -ENOENT);
+	assert_int_equal(nloaded, 0);
+}
+
+static void failed_modules_are_not_retried(void **state)
+{
+	(void)state;
+	fail_name = "virtio_blk";
+	fail_with = -ENODEV;
+	assert_int_equal(modindex_load(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 3);
+	assert_int_equal(modindex_load(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 0);
+	assert_int_equal(nloaded, 4);
+	assert_int_equal(ix.mods[modindex_find(&ix, "virtio_blk")].state, MOD_FAILED);
+}
+
+static void cycles_and_missing_deps_end(void **state)
+{
+	(void)state;
+	assert_int_equal(modindex_load(&ix, "a", fake_load, NULL), 2);
+	assert_int_equal(modindex_load(&ix, "broken-alias", fake_load, NULL), 1);
+	assert_int_equal(nloaded, 3);
+}
+
+static void empty_indexes(void **state)
+{
+	struct modindex empty = { 0 };
+	char none[1] = "";
+
+	(void)state;
+	assert_int_equal(modindex_parse_dep(&empty, none), 0);
+	assert_int_equal(modindex_parse_alias(&empty, none), 0);
+	assert_int_equal(modindex_find(&empty, "x"), -1);
+	assert_false(modindex_is_builtin(&empty, "x"));
+	assert_int_equal(modindex_load(&empty, "x", fake_load, NULL), -ENOENT);
+	modindex_free(&empty);
+}
+
+/* Random index files: parsed without a crash, loads terminate. */
+static void survives_random_indexes(void **state)
+{
+	static const char alphabet[] = "alias softdep pre: post: .ko/:*?[]\n\tab-_";
+	struct modindex r;
+	char d[512], a[512], sd[512], b[512];
+	size_t i, len;
+	int round;
+
+	(void)state;
+	srand(4);
+	for (round = 0; round < 2000; round++) {
+		char *bufs4[] = { d, a, sd, b };
+
+		for (size_t k = 0; k < 4; k++) {
+			len = (size_t)rand() % 511;
+			for (i = 0; i < len; i++)
+				bufs4[k][i] = alphabet[rand() % (sizeof(alphabet) - 1)];
+			bufs4[k][len] = '\0';
+		}
+		memset(&r, 0, sizeof(r));
+		assert_int_equal(modindex_parse_dep(&r, d), 0);
+		assert_int_equal(modindex_parse_alias(&r, a), 0);
+		assert_int_equal(modindex_parse_softdep(&r, sd), 0);
+		assert_int_equal(modindex_parse_builtin(&r, b), 0);
+		nloaded = 0;
+		for (i = 0; i < r.naliases && nloaded < 40; i++)
+			modindex_load(&r, r.aliases[i].module, fake_load, NULL);
+		for (i = 0; i < r.nmods && nloaded < 40; i++)
+			modindex_load(&r, r.mods[i].name, fake_load, NULL);
+		modindex_free(&r);
+	}
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(names_from_paths),
+		T(parses_the_indexes),
+		T(dependencies_load_first),
+		T(each_module_loads_once),
+		T(softdep_aliases_resolve_to_every_module),
+		T(builtin_modules_are_skipped),
+		T(fnmatch_patterns),
+		T(unknown_names_are_enoent),
+		T(failed_modules_are_not_retried),
+		T(cycles_and_missing_deps_end),
+		cmocka_unit_test(empty_indexes),
+		cmocka_unit_test(survives_random_indexes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

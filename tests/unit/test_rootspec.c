@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_rootspec.c: every root= form parsed, and matched over device lists. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rescue-init.h"
+
+#define U1 "0f3c8a2e-1b4d-4e5f-8a9b-0c1d2e3f4a5b"
+#define U2 "11111111-2222-4333-8444-555555555555"
+#define P1 "8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7001"
+#define P2 "8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7002"
+
+static struct rootspec spec;
+static char why[512];
+
+static int parse(const char *s)
+{
+	why[0] = '\0';
+	return rootspec_parse(s, &spec, why, sizeof(why));
+}
+
+static void dev_names(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("/dev/vda2"), 0);
+	assert_int_equal(spec.kind, ROOT_DEVNAME);
+	assert_string_equal(spec.value, "vda2");
+	assert_int_equal(parse("/dev/nvme0n1p3"), 0);
+	assert_string_equal(spec.value, "nvme0n1p3");
+	assert_int_equal(parse("/dev/cciss/c0d0p1"), 0);
+	assert_string_equal(spec.value, "cciss!c0d0p1");
+	assert_int_equal(parse("block:/dev/sda"), 0);
+	assert_string_equal(spec.value, "sda");
+	assert_int_equal(parse("/dev/"), -EINVAL);
+	assert_int_equal(parse("/dev/../etc"), -EINVAL);
+	assert_int_equal(rootspec_needs(&spec), 0);
+}
+
+static void uuids(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("UUID=" U1), 0);
+	assert_int_equal(spec.kind, ROOT_UUID);
+	assert_string_equal(spec.value, U1);
+	assert_int_equal(rootspec_needs(&spec), PROBE_SB);
+	assert_int_equal(parse("UUID=0F3C8A2E-1B4D-4E5F-8A9B-0C1D2E3F4A5B"), 0);
+	assert_int_equal(parse("UUID=1A2B-3C4D"), 0);		/* FAT */
+	assert_int_equal(parse("UUID=0123456789ABCDEF"), 0);	/* NTFS */
+	assert_int_equal(parse("UUID=2023-01-31-12-34-56-00"), 0);	/* iso9660 */
+}
+
+static void bad_uuids_say_why(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("UUID="), -EINVAL);
+	assert_string_equal(why, "nothing after UUID=");
+	assert_int_equal(parse("UUID=0f3c-12"), -EINVAL);
+	assert_non_null(strstr(why, "this one has 7"));
+	assert_int_equal(parse("UUID=" U1 "0"), -EINVAL);
+	assert_non_null(strstr(why, "this one has 37"));
+	assert_int_equal(parse("UUID=0f3c8a2e-1b4d-4e5f-8a9b-0c1d2e3f4a5g"), -EINVAL);
+	assert_non_null(strstr(why, "not hexadecimal"));
+	assert_int_equal(parse("UUID=0f3c8a2e11b4d-4e5f-8a9b-0c1d2e3f4a5b"), -EINVAL);
+	assert_int_equal(parse("UUID=2023-01-31-12-34-56-0x"), -EINVAL);
+}
+
+static void labels(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("LABEL=my root"), 0);
+	assert_int_equal(spec.kind, ROOT_LABEL);
+	assert_string_equal(spec.value, "my root");
+	assert_int_equal(parse("LABEL="), -EINVAL);
+	assert_int_equal(parse("PARTLABEL=rescue-root"), 0);
+	assert_int_equal(spec.kind, ROOT_PARTLABEL);
+	assert_int_equal(rootspec_needs(&spec), PROBE_PT);
+	assert_int_equal(parse("PARTLABEL="), -EINVAL);
+}
+
+static void partuuids(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("PARTUUID=" P1), 0);
+	assert_int_equal(spec.kind, ROOT_PARTUUID);
+	assert_false(spec.has_partnroff);
+	assert_int_equal(parse("PARTUUID=5eedc0de-02"), 0);	/* MBR */
+	assert_string_equal(spec.value, "5eedc0de-02");
+	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=1"), 0);
+	assert_string_equal(spec.value, P1);
+	assert_true(spec.has_partnroff);
+	assert_int_equal(spec.partnroff, 1);
+	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=-2"), 0);
+	assert_int_equal(spec.partnroff, -2);
+}
+
+static void bad_partuuids_say_why(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=999"), -ERANGE);
+	assert_non_null(strstr(why, "between -256 and 256"));
+	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=99999999999999999999"),
+			 -ERANGE);
+	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=two"), -EINVAL);
+	assert_string_equal(why, "PARTNROFF is not a number");
+	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF="), -EINVAL);
+	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=1x"), -EINVAL);
+	assert_int_equal(parse("PARTUUID=" P1 "/OFFSET=1"), -EINVAL);
+	assert_int_equal(parse("PARTUUID=/PARTNROFF=1"), -EINVAL);
+	assert_int_equal(parse("PARTUUID=5eedc0de"), -EINVAL);
+	assert_int_equal(parse("PARTUUID=5eedc0dz-02"), -EINVAL);
+}
+
+static void device_numbers(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("8:1"), 0);
+	assert_int_equal(spec.kind, ROOT_DEVNUM);
+	assert_int_equal(spec.major, 8);
+	assert_int_equal(spec.minor, 1);
+	assert_int_equal(parse("fe01"), 0);		/* major << 8 | minor */
+	assert_int_equal(spec.major, 254);
+	assert_int_equal(spec.minor, 1);
+	assert_int_equal(parse("803"), 0);
+	assert_int_equal(spec.major, 8);
+	assert_int_equal(spec.minor, 3);
+	assert_int_equal(parse("1234567"), 0);	/* new_decode_dev() */
+	assert_int_equal(spec.major, 0x345);
+	assert_int_equal(spec.minor, 0x1267);
+	assert_int_equal(parse("8:"), -EINVAL);
+	assert_int_equal(parse("4096:0"), -EINVAL);
+	assert_int_equal(parse("8:1:2"), -EINVAL);
+	assert_int_equal(parse("0x803"), -EINVAL);
+	assert_int_equal(parse("fe01z"), -EINVAL);
+	assert_int_equal(parse("123456789"), -EINVAL);
+	assert_int_equal(parse("sda1"), -EINVAL);
+	assert_non_null(strstr(why, "not /dev/NAME, UUID="));
+}
+
+static void disk_by_paths_without_udev(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("/dev/disk/by-uuid/" U1), 0);
+	assert_int_equal(spec.kind, ROOT_UUID);
+	assert_string_equal(spec.value, U1);
+	assert_int_equal(parse("/dev/disk/by-label/my\\x20root\\x2fa"), 0);
+	assert_int_equal(spec.kind, ROOT_LABEL);
+	assert_string_equal(spec.value, "my root/a");
+	assert_int_equal(parse("/dev/disk/by-label/bad\\x2"), 0);
+	assert_string_equal(spec.value, "bad\\x2");
+	assert_int_equal(parse("/dev/disk/by-partuuid/" P2), 0);
+	assert_int_equal(spec.kind, ROOT_PARTUUID);
+	assert_int_equal(parse("/dev/disk/by-partlabel/EFI\\x20System"), 0);
+	assert_int_equal(spec.kind, ROOT_PARTLABEL);
+	assert_string_equal(spec.value, "EFI System");
+	assert_int_equal(parse("/dev/disk/by-uuid/nothex"), -EINVAL);
+	assert_int_equal(parse("/dev/disk/by-id/ata-QEMU"), -EINVAL);
+	assert_non_null(strstr(why, "without udev"));
+	assert_int_equal(parse("/dev/disk/by-uuid/"), -EINVAL);
+}
+
+static void empty_and_long_values(void **state)
+{
+	char s[2100];
+
+	(void)state;
+	assert_int_equal(parse(""), -EINVAL);
+	assert_string_equal(why, "the value is empty");
+	assert_int_equal(rootspec_parse(NULL, &spec, why, sizeof(why)), -EINVAL);
+	memcpy(s, "LABEL=", 6);
+	memset(s + 6, 'a', 2041);
+	s[2047] = '\0';
+	assert_int_equal(parse(s), -ENAMETOOLONG);
+	assert_non_null(strstr(why, "2047 bytes long"));
+	assert_true(strlen(spec.text) < sizeof(spec.text));
+	assert_non_null(strstr(spec.text, "..."));
+	s[1023] = '\0';
+	assert_int_equal(parse(s), 0);
+	assert_int_equal(strlen(spec.value), 1023 - 6);
+}
+
+/* vda (ext4), nvme0n1 with three partitions, sda (twin of vda's UUID). */
+static struct blkdev devs[8];
+static size_t ndevs;
+
+static struct blkdev *add(const char *name, unsigned maj, unsigned min,
+			  unsigned partno, const char *disk)
+{
+	struct blkdev *d = &devs[ndevs++];
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	snprintf(d->node, sizeof(d->node), "/dev/%s", name);
+	d->major = maj;
+	d->minor = min;
+	d->partno = partno;
+	snprintf(d->disk, sizeof(d->disk), "%s", disk ? disk : "");
+	d->sb_probed = d->pt_probed = true;
+	return d;
+}
+
+static int setup_devices(void **state)
+{
+	struct blkdev *d;
+
+	(void)state;
+	ndevs = 0;
+	d = add("vda", 254, 0, 0, NULL);
+	strcpy(d->uuid, U1);
+	strcpy(d->label, "root");
+	strcpy(d->type, "ext4");
+	add("nvme0n1", 259, 0, 0, NULL);
+	d = add("nvme0n1p1", 259, 1, 1, "nvme0n1");
+	strcpy(d->partuuid, P1);
+	strcpy(d->partlabel, "esp");
+	d = add("nvme0n1p2", 259, 2, 2, "nvme0n1");
+	strcpy(d->partuuid, "8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7003");
+	strcpy(d->partlabel, "rescue-root");
+	strcpy(d->uuid, U2);
+	d = add("nvme0n1p3", 259, 3, 3, "nvme0n1");
+	strcpy(d->partuuid, "8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7004");
+	add("vdb", 254, 16, 0, NULL);
+	d = add("vdb2", 254, 18, 2, "vdb");	/* another disk's partition 2 */
+	strcpy(d->partuuid, P2);
+	strcpy(d->partlabel, "Root");
+	return 0;
+}
+
+static int match(const char *s, size_t *found, size_t *other)
+{
+	assert_int_equal(parse(s), 0);
+	return rootspec_match(&spec, devs, ndevs, found, other);
+}
+
+static void matches_each_form(void **state)
+{
+	size_t f = 99, o = 99;
+
+	(void)state;
+	assert_int_equal(match("/dev/nvme0n1p3", &f, &o), 0);
+	assert_string_equal(devs[f].name, "nvme0n1p3");
+	assert_int_equal(match("UUID=0F3C8A2E-1B4D-4E5F-8A9B-0C1D2E3F4A5B", &f, &o), 0);
+	assert_string_equal(devs[f].name, "vda");
+	assert_int_equal(match("LABEL=root", &f, &o), 0);
+	assert_string_equal(devs[f].name, "vda");
+	assert_int_equal(match("PARTUUID=" P1, &f, &o), 0);
+	assert_string_equal(devs[f].name, "nvme0n1p1");
+	assert_int_equal(match("PARTLABEL=rescue-root", &f, &o), 0);
+	assert_string_equal(devs[f].name, "nvme0n1p2");
+	assert_int_equal(match("259:2", &f, &o), 0);
+	assert_string_equal(devs[f].name, "nvme0n1p2");
+	assert_int_equal(match("fe12", &f, &o), 0);
+	assert_string_equal(devs[f].name, "vdb2");
+	assert_int_equal(match("/dev/disk/by-uuid/" U2, &f, &o), 0);
+	assert_string_equal(devs[f].name, "nvme0n1p2");
+	assert_int_equal(match("/dev/disk/by-partuuid/" P2, &f, &o), 0);
+	assert_string_equal(devs[f].name, "vdb2");
+}
+
+static void no_match_says_what_is_missing(void **state)
+{
+	size_t f, o;
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(match("LABEL=Root", &f, &o), -ENODEV);	/* case */
+	assert_string_equal(rootspec_absent(&spec, buf, sizeof(buf)),
+			    "no block device has this LABEL");
+	assert_int_equal(match("PARTLABEL=root", &f, &o), -ENODEV);
+	assert_string_equal(rootspec_absent(&spec, buf, sizeof(buf)),
+			    "no partition has this PARTLABEL");
+	assert_int_equal(match("/dev/vdc", &f, &o), -ENODEV);
+	assert_string_equal(rootspec_absent(&spec, buf, sizeof(buf)),
+			    "no block device is named vdc");
+	assert_int_equal(match("8:0", &f, &o), -ENODEV);
+	assert_string_equal(rootspec_absent(&spec, buf, sizeof(buf)),
+			    "no block device has the number 8:0");
+	assert_int_equal(match("UUID=" P1, &f, &o), -ENODEV);	/* a PARTUUID */
+	assert_int_equal(match("PARTUUID=" U1, &f, &o), -ENODEV);	/* a UUID */
+	assert_int_equal(rootspec_match(&spec, devs, 0, &f, &o), -ENODEV);
+}
+
+static void two_matches_name_both(void **state)
+{
+	size_t f = 99, o = 99;
+
+	(void)state;
+	strcpy(devs[5].uuid, "0F3C8A2E-1B4D-4E5F-8A9B-0C1D2E3F4A5B");	/* vdb */
+	assert_int_equal(match("UUID=" U1, &f, &o), -ENOTUNIQ);
+	assert_string_equal(devs[f].node, "/dev/vda");
+	assert_string_equal(devs[o].node, "/dev/vdb");
+	assert_int_equal(rootspec_count(&spec, devs, ndevs), 2);
+	strcpy(devs[6].label, "root");
+	assert_int_equal(match("LABEL=root", &f, &o), -ENOTUNIQ);
+	assert_string_equal(devs[o].name, "vdb2");
+}
+
+static void partnroff_counts_on_the_same_disk(void **state)
+{
+	size_t f = 99, o = 99;
+
+	(void)state;
+	assert_int_equal(match("PARTUUID=" P1 "/PARTNROFF=1", &f, &o), 0);
+	assert_string_equal(devs[f].name, "nvme0n1p2");	/* not vdb2 */
+	assert_string_equal(devs[o].name, "nvme0n1p1");
+	assert_int_equal(match("PARTUUID=" P1 "/PARTNROFF=2", &f, &o), 0);
+	assert_string_equal(devs[f].name, "nvme0n1p3");
+	assert_int_equal(match("PARTUUID=" P1 "/PARTNROFF=0", &f, &o), 0);
+	assert_string_equal(devs[f].name, "nvme0n1p1");
+	assert_int_equal(match("PARTUUID=8E2A61C4-53B7-4D2E-B1F0-6C9D4A3E7004/PARTNROFF=-2",
+			       &f, &o), 0);
+	assert_string_equal(devs[f].name, "nvme0n1p1");
+	assert_int_equal(match("PARTUUID=" P1 "/PARTNROFF=3", &f, &o), -ENXIO);
+	assert_string_equal(devs[o].name, "nvme0n1p1");
+	assert_int_equal(match("PARTUUID=" P1 "/PARTNROFF=-1", &f, &o), -ENXIO);
+	assert_int_equal(match("PARTUUID=" P2 "/PARTNROFF=-1", &f, &o), -ENXIO);
+}
+
+static void survives_random_specs(void **state)
+{
+	static const char alphabet[] = "UIDLABEPRTNOF=/-:0123456789abcdefx\\";
+	char s[80];
+	size_t i, len, f, o;
+	int round;
+
+	(void)state;
+	srand(3);
+	setup_devices(NULL);
+	for (round = 0; round < 20000; round++) {
+		len = (size_t)rand() % (sizeof(s) - 1);
+		for (i = 0; i < len; i++)
+			s[i] = alphabet[rand() % (sizeof(alphabet) - 1)];
+		s[len] = '\0';
+		if (round % 4 == 0)
+			memcpy(s, "PARTUUID=", len < 9 ? len : 9);
+		if (parse(s) == 0)
+			rootspec_match(&spec, devs, ndevs, &f, &o);
+		else
+			assert_true(why[0] != '\0');
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(dev_names),
+		cmocka_unit_test(uuids),
+		cmocka_unit_test(bad_uuids_say_why),
+		cmocka_unit_test(labels),
+		cmocka_unit_test(partuuids),
+		cmocka_unit_test(bad_partuuids_say_why),
+		cmocka_unit_test(device_numbers),
+		cmocka_unit_test(disk_by_paths_without_udev),
+		cmocka_unit_test(empty_and_long_values),
+		cmocka_unit_test_setup(matches_each_form, setup_devices),
+		cmocka_unit_test_setup(no_match_says_what_is_missing, setup_devices),
+		cmocka_unit_test_setup(two_matches_name_both, setup_devices),
+		cmocka_unit_test_setup(partnroff_counts_on_the_same_disk, setup_devices),
+		cmocka_unit_test(survives_random_specs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
