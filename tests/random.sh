@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/random.sh: random disk layouts from build/mklayout booted with
+# rescue.img by tests/random: the committed seeds (tests/random-seeds)
+# boot their root, together they cover every bus, partition table, root=
+# form and decoy, and a seed always builds the same bytes.
+# RANDOM_BOOT=kernel boots without rescue.img (the kernel's own root
+# mounting); RANDOM_JOBS=N boots N seeds at a time (default 2).
+
+SEED_LIST=$TOP/tests/random-seeds
+MKLAYOUT=${MKLAYOUT:-$BUILD/mklayout}
+MIN_FIXED_SEEDS=20
+
+fixed_seeds() {
+	sed 's/#.*//' "$SEED_LIST" | tr -s ' \t' '\n\n' | grep -E '^[0-9]+$'
+}
+
+test_fixed_seeds_boot_their_root() {
+	local status line
+	"$TOP/tests/random" --seeds-file "$SEED_LIST" --work "$T/work" \
+		--jobs "${RANDOM_JOBS:-2}" >"$T/random.out" 2>&1
+	status=$?
+	while IFS= read -r line; do
+		note "$line"
+	done < <(grep -E '^(seed |tests/random: |[0-9]+ passed)' "$T/random.out")
+	if [ "$status" -ne 0 ]; then
+		fail "tests/random failed (status $status); how to reproduce each failure:" \
+			"$(grep -Ev '^(seed |tests/random: |[0-9]+ passed)' "$T/random.out")"
+		return 1
+	fi
+}
+
+# The coverage is read from the plans (mklayout --plan-only), so that the
+# list cannot rot silently when the generator changes.
+test_fixed_seeds_cover_every_bus_table_and_root_form() {
+	local seed n=0 want missing=() dir
+	local -A have=()
+	for seed in $(fixed_seeds); do
+		dir=$T/plan-$seed
+		"$MKLAYOUT" --seed "$seed" --out "$dir" --plan-only ||
+			{ fail "mklayout --seed $seed --plan-only failed"; return 1; }
+		for want in $(sed -n 's/^\(buses\|tables\|decoys\)=//p' "$dir/expect" | tr ',' ' '); do
+			have[has:$want]=1
+		done
+		while IFS= read -r want; do
+			have[$want]=1
+		done < <(sed -n 's/^\(form\|root_bus\|root_table\|rootwait\)=\(.*\)$/\1:\2/p' "$dir/expect")
+		n=$((n + 1))
+	done
+	[ "$n" -ge "$MIN_FIXED_SEEDS" ] ||
+		{ fail "tests/random-seeds has $n seeds, fewer than $MIN_FIXED_SEEDS"; return 1; }
+	for want in has:{virtio-blk,virtio-scsi,ahci,nvme,usb} \
+		root_bus:{virtio-blk,virtio-scsi,ahci,nvme,usb} \
+		has:{none,mbr,gpt} root_table:{none,mbr,gpt} \
+		form:{/dev/NAME,UUID,LABEL,PARTUUID,PARTUUID/PARTNROFF,PARTLABEL,MAJ:MIN,hex} \
+		has:{blank-disk,empty-partition,vfat,ext-without-init,impostor} \
+		has:{label-near,uuid-near,partlabel-is-root-label,partuuid-near} \
+		rootwait:{yes,no}; do
+		[ -n "${have[$want]:-}" ] || missing+=("$want")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		fail "the $n seeds of tests/random-seeds miss: ${missing[*]}" \
+			"(tests/random --pick K --first N --count M proposes a covering list)"
+		return 1
+	fi
+	note "$n seeds: every bus (and the root on each), table (and the root on each)," \
+		"root= form, decoy kind, with and without rootwait"
+}
+
+# Two runs a second apart in different directories (host ctimes and
+# paths differ), and one with --kernel-root: the same bytes.  The seed
+# is the fixed one with the most disks.
+test_same_seed_gives_identical_images() {
+	local seed best=0 disks f differ=0 images
+	for f in $(fixed_seeds); do
+		"$MKLAYOUT" --seed "$f" --out "$T/p$f" --plan-only || return 1
+		disks=$(sed -n 's/^disks=//p' "$T/p$f/expect")
+		[ "$disks" -gt "$best" ] && { best=$disks; seed=$f; }
+	done
+	"$MKLAYOUT" --seed "$seed" --out "$T/a" || { fail "mklayout --seed $seed failed"; return 1; }
+	sleep 1.1
+	mkdir -p "$T/again"
+	(cd / && "$MKLAYOUT" --seed "$seed" --out "$T/again/b") ||
+		{ fail "mklayout --seed $seed failed the second time"; return 1; }
+	if ! diff -r "$T/a" "$T/again/b" >"$T/diff" 2>&1; then
+		fail "seed $seed built twice differs:" "$(head -n 20 "$T/diff")"
+		return 1
+	fi
+	images=$(cd "$T/a" && ls disk*.img | wc -l)
+	if "$MKLAYOUT" --seed "$seed" --out "$T/k" --kernel-root 2>/dev/null; then
+		for f in "$T"/a/disk*.img; do
+			cmp -s "$f" "$T/k/${f##*/}" ||
+				{ fail "--kernel-root changed ${f##*/} of seed $seed"; return 1; }
+		done
+	fi
+	"$MKLAYOUT" --seed $((seed + 1)) --out "$T/c" ||
+		{ fail "mklayout --seed $((seed + 1)) failed"; return 1; }
+	cmp -s "$T/a/layout.txt" "$T/c/layout.txt" &&
+		{ fail "seeds $seed and $((seed + 1)) give the same layout"; return 1; }
+	for f in "$T"/c/disk*.img; do
+		cmp -s "$f" "$T/a/${f##*/}" || differ=$((differ + 1))
+	done
+	[ "$differ" -gt 0 ] ||
+		{ fail "seeds $seed and $((seed + 1)) give the same images"; return 1; }
+	note "seed $seed: $images images, $(du -cm --apparent-size "$T"/a/disk*.img | tail -n1 | cut -f1) MiB," \
+		"byte-identical when built again; seed $((seed + 1)) differs"
+}
