@@ -15,6 +15,16 @@ DEPS_PACKAGES = \
 	libblkid-dev libarchive-dev libarchive-tools libcmocka-dev \
 	linux-image-amd64 initramfs-tools-core dracut-core
 
+# Installation (make install DESTDIR=... PREFIX=...).  The dracut module
+# always goes where dracut looks for modules.
+DESTDIR        ?=
+PREFIX         ?= /usr/local
+SBINDIR        ?= $(PREFIX)/sbin
+PKGLIBDIR      ?= $(PREFIX)/lib/devtmpfs-rescue
+PKGDATADIR     ?= $(PREFIX)/share/devtmpfs-rescue
+MANDIR         ?= $(PREFIX)/share/man
+DRACUTMODDIR   ?= /usr/lib/dracut/modules.d
+
 # Compiler settings shared by the C parts (rescue/*.mk).
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
@@ -30,13 +40,13 @@ TEST_MODULE   = $(BUILD)/kernel/test-module/devtmpfs_test.ko
 # Each part adds the test groups (tests/GROUP.sh) it owns and what they
 # need built; `make check` runs all groups in one tests/run, which ends
 # with a single "N passed, N failed" line.
-TEST_GROUPS = kernel
-CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE)
+TEST_GROUPS = kernel image dracut
+CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 
 # ---- targets ----------------------------------------------------------
-.PHONY: all deps kernel test-module check clean
+.PHONY: all deps kernel test-module image run check install uninstall clean
 
-all: kernel
+all: kernel image
 
 # The C parts: rescue-init, mkrescue, their unit tests, the layout generator.
 include $(sort $(wildcard rescue/*.mk qemu/*.mk))
@@ -63,6 +73,29 @@ kernel: $(BUILD)/bzImage
 $(BUILD)/bzImage: $(KERNEL_INPUTS) $(KERNEL_TARBALL)
 	BUILD=$(abspath $(BUILD)) kernel/build-kernel.sh
 
+# rescue.img for the patched kernel: no modules, everything is built in.
+image: $(BUILD)/rescue.img
+
+$(BUILD)/rescue.img: $(BUILD)/mkrescue $(BUILD)/rescue-init
+	$(BUILD)/mkrescue --init $(BUILD)/rescue-init -o $@
+
+# make run: boot build/bzImage + build/rescue.img on this terminal, on a
+# demo disk unless DISK= names one (then ROOT= says which root, default
+# the demo's label).  RESCUE=1 boots straight into the rescue shell.
+DEMO_DISK = $(BUILD)/demo/disk.img
+DISK     ?= $(DEMO_DISK)
+ROOT     ?= LABEL=rescue-demo
+RUN_APPEND = root=$(ROOT) $(if $(filter 1,$(RESCUE)),rescue) $(APPEND)
+
+run: $(BUILD)/bzImage $(BUILD)/rescue.img $(DISK)
+	@echo "run: booting with root=$(ROOT)$(if $(filter 1,$(RESCUE)), into the rescue shell); quit QEMU with ctrl-a x"
+	qemu/run-vm --interactive --kernel $(BUILD)/bzImage --initrd $(BUILD)/rescue.img \
+		--append "$(RUN_APPEND)" --disk virtio-blk:$(DISK)
+
+$(DEMO_DISK): qemu/make-demo-disk
+	@mkdir -p $(@D)
+	qemu/make-demo-disk $@
+
 test-module: $(TEST_MODULE)
 
 # Built out of tree against the kernel objects, in a copy under $(BUILD)
@@ -77,6 +110,37 @@ $(TEST_MODULE): kernel/test/devtmpfs_test.c kernel/test/Kbuild $(BUILD)/bzImage
 # TESTS=REGEX selects tests by name; CHECK_GROUPS="kernel ..." selects groups.
 check: $(CHECK_DEPS)
 	tests/run $(or $(CHECK_GROUPS),$(TEST_GROUPS))
+
+# What make install writes, relative to $(DESTDIR); uninstall removes
+# exactly these, then the directories of ours that are left empty.
+INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
+	$(PKGDATADIR)/modules.list $(MANDIR)/man8/rescue-init.8 \
+	$(MANDIR)/man8/mkrescue.8 $(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh
+
+# mkrescue is rebuilt for installation, with the installed paths of
+# rescue-init and the module list as its defaults.
+install: $(BUILD)/rescue-init
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/install \
+		MKRESCUE_INIT=$(PKGLIBDIR)/rescue-init \
+		MKRESCUE_MODULE_LIST=$(PKGDATADIR)/modules.list $(BUILD)/install/mkrescue
+	install -D -m 0755 $(BUILD)/rescue-init $(DESTDIR)$(PKGLIBDIR)/rescue-init
+	install -D -m 0755 $(BUILD)/install/mkrescue $(DESTDIR)$(SBINDIR)/mkrescue
+	install -D -m 0644 rescue/modules.list $(DESTDIR)$(PKGDATADIR)/modules.list
+	install -D -m 0644 rescue/rescue-init.8 $(DESTDIR)$(MANDIR)/man8/rescue-init.8
+	install -D -m 0644 rescue/mkrescue.8 $(DESTDIR)$(MANDIR)/man8/mkrescue.8
+	install -d $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue
+	sed -e 's|@RESCUE_INIT@|$(PKGLIBDIR)/rescue-init|' \
+	    -e 's|@MODULE_LIST@|$(PKGDATADIR)/modules.list|' \
+	    dracut-module/99devtmpfs-rescue/module-setup.sh \
+	    >$(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh.tmp
+	chmod 0755 $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh.tmp
+	mv $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh.tmp \
+	   $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	-rmdir $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue $(DESTDIR)$(PKGLIBDIR) \
+	       $(DESTDIR)$(PKGDATADIR) 2>/dev/null
 
 clean:
 	rm -rf $(BUILD)

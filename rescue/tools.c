@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rescue-init.h"
@@ -35,6 +37,30 @@ static enum tool which(int argc, char *argv[], int *first)
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return TOOL_HELP;
 	return TOOL_NONE;
+}
+
+/*
+ * The tools are meant for a bare shell too (rdinit=/bin/sh), where
+ * nobody mounted /proc or /sys yet: mount what they read, and say so.
+ */
+static void mount_if_missing(const char *tool, const char *probe,
+			     const char *dir, const char *fstype)
+{
+	if (access(probe, F_OK) == 0)
+		return;
+	mkdir(dir, 0755);
+	if (mount(fstype, dir, fstype, MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		fprintf(stderr, "%s: unable to mount %s on %s: %s\n", tool,
+			fstype, dir, strerror(errno));
+	else
+		fprintf(stderr, "%s: mounted %s on %s, which was not mounted\n",
+			tool, fstype, dir);
+}
+
+static void mount_proc_and_sys(const char *tool)
+{
+	mount_if_missing(tool, "/proc/self", "/proc", "proc");
+	mount_if_missing(tool, "/sys/class", "/sys", "sysfs");
 }
 
 /* Every block device there is, fully probed, one line at a time to fn. */
@@ -102,6 +128,7 @@ int tools_main(int argc, char *argv[])
 	switch (argc > 0 ? which(argc, argv, &first) : TOOL_NONE) {
 	case TOOL_LS:
 		log_to_fd(2, "rescue-ls: ", false);
+		mount_proc_and_sys("rescue-ls");
 		tools_print_table(&devs, print_line, stdout);
 		return 0;
 	case TOOL_MOUNT:
@@ -110,6 +137,7 @@ int tools_main(int argc, char *argv[])
 			fputs(usage, stderr);
 			return 2;
 		}
+		mount_proc_and_sys("rescue-mount");
 		return rescue_mount(argc > first ? argv[first] : NEWROOT);
 	case TOOL_HELP:
 		fputs(usage, stdout);
