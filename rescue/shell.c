@@ -105,8 +105,9 @@ static void exec_shell(const char *tty)
 {
 	char home[32] = "HOME=/root", term[64];
 	char *const argv[] = { SHELL, NULL };
+	/* No \w in PS1: dash, the /bin/sh of many dracut images, prints it. */
 	char *envp[] = {
-		"PS1=(rescue) \\w # ", home,
+		"PS1=(rescue) # ", home,
 		"PATH=/bin:/sbin:/usr/bin:/usr/sbin", term, NULL,
 	};
 	const char *t = getenv("TERM");

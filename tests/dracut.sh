@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/dracut.sh: the dracut module on Debian's stock modular kernel.
+# `make install DESTDIR=...` puts the module in a scratch tree (never into
+# the system); dracut sees it through a dracutbasedir made of links to
+# the system's dracut plus that module.  One image, built with the
+# distribution's defaults (systemd included), serves every boot test.
+
+DRACUT_CACHE_TOP=$BUILD/tests/dracut-cache
+STOCK_MEM=1G
+STOCK_TIMEOUT=${STOCK_TIMEOUT:-180}
+DRACUT_ROOT_UUID=7d1c3e55-2b6a-4f0e-8c4d-9a1b2c3d4e51
+
+# A dracut base directory with the system's modules and ours.
+dracut_overlay() { # dest overlay
+	local dest=$1 overlay=$2 entry
+	rm -rf "$overlay"
+	mkdir -p "$overlay/modules.d"
+	for entry in /usr/lib/dracut/*; do
+		[ "$(basename "$entry")" = modules.d ] || ln -s "$entry" "$overlay/"
+	done
+	ln -s /usr/lib/dracut/modules.d/* "$overlay/modules.d/"
+	ln -s "$dest/usr/lib/dracut/modules.d/99devtmpfs-rescue" "$overlay/modules.d/"
+}
+
+# The cache is keyed on what goes into the image, so that a new
+# rescue-init or module-setup.sh gives a new image.
+dracut_cache_key() {
+	{
+		stock_kernel_version
+		cat "$BUILD/rescue-init" "$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" \
+			"$TOP/rescue/modules.list" "$TOP/Makefile"
+	} | sha256sum | cut -c1-16
+}
+DRACUT_CACHE=$DRACUT_CACHE_TOP/$(dracut_cache_key 2>/dev/null)
+
+# dracut_build OUT LOG [dracut options]: the module installed from this
+# tree, rescue-init and the module list taken from the scratch install.
+dracut_build() {
+	local out=$1 log=$2 dest=$DRACUT_CACHE/dest kver
+	shift 2
+	kver=$(stock_kernel_version) || return 1
+	mkdir -p "$DRACUT_CACHE"
+	if [ ! -e "$dest/.installed" ]; then
+		rm -rf "$dest"
+		make -s -C "$TOP" install DESTDIR="$dest" PREFIX=/usr >"$DRACUT_CACHE/install.log" 2>&1 ||
+			{ fail "make install DESTDIR=$dest failed:" "$(tail -5 "$DRACUT_CACHE/install.log")"; return 1; }
+		touch "$dest/.installed"
+	fi
+	dracut_overlay "$dest" "$DRACUT_CACHE/base"
+	dracutbasedir=$DRACUT_CACHE/base \
+		DEVTMPFS_RESCUE_INIT=$dest/usr/lib/devtmpfs-rescue/rescue-init \
+		DEVTMPFS_RESCUE_MODULE_LIST=$dest/usr/share/devtmpfs-rescue/modules.list \
+		dracut --force --kver "$kver" "$@" "$out" >"$log" 2>&1 ||
+		{ fail "dracut $* failed:" "$(tail -5 "$log")"; return 1; }
+}
+
+# The image every boot test uses, built once per run of the group.
+dracut_rescue_image() {
+	local img=$DRACUT_CACHE/devtmpfs-rescue.img
+	if [ ! -e "$img" ]; then
+		rm -rf "$DRACUT_CACHE_TOP"
+		mkdir -p "$DRACUT_CACHE"
+		dracut_build "$img.tmp" "$DRACUT_CACHE/dracut.log" \
+			--no-hostonly --add devtmpfs-rescue || return 1
+		mv "$img.tmp" "$img"
+	fi
+	echo "$img"
+}
+
+# A root whose init reports what it found, for root=UUID= boots.
+make_dracut_root() { # img
+	make_root_tree "$T/root" <<'EOF'
+#!/bin/sh
+[ -e /proc/mounts ] || mount -t proc proc /proc
+root_dev=$(awk '$2 == "/" { d = $1 } END { print d }' /proc/mounts)
+mode=$(awk '$2 == "/" { split($4, o, ","); m = o[1] } END { print m }' /proc/mounts)
+echo "TEST RESULT: root marker=$(cat /marker) dev=$root_dev mode=$mode"
+reboot -f
+EOF
+	echo "dracut-root" >"$T/root/marker"
+	make_ext4 "$T/root" "$1" 16 "$DRACUT_ROOT_UUID" dracut-root
+}
+
+boot_stock() { # log run-vm-args...
+	local log=$1 kver
+	shift
+	kver=$(stock_kernel_version) || return 1
+	VM_TIMEOUT=$STOCK_TIMEOUT boot_vm "$log" --kernel "/boot/vmlinuz-$kver" \
+		--mem "$STOCK_MEM" "$@"
+}
+
+# What the log of every stock boot must show: modules loaded by
+# rescue-init from modaliases, and no udev at all.
+expect_modalias_boot() { # log driver
+	expect_log "$1" "rescue: loaded module $2 for " "$2 loaded by modalias" &&
+	expect_no_log "$1" 'udevd|udevadm|systemd\[1\]' "udev or systemd running"
+}
+
+test_dracut_add_makes_rescue_init_the_init() {
+	local img
+	img=$(dracut_rescue_image) || return 1
+	lsinitrd -f init "$img" >"$T/init" 2>/dev/null ||
+		{ fail "lsinitrd could not extract /init from $img"; return 1; }
+	cmp -s "$T/init" "$BUILD/rescue-init" ||
+		{ fail "/init of the dracut image is not build/rescue-init"; return 1; }
+	lsinitrd "$img" >"$T/listing" 2>&1
+	grep -Eq ' init\.dracut( |$)' "$T/listing" ||
+		{ fail "dracut's own /init was not kept as /init.dracut"; return 1; }
+	grep -Eq 'lib/modules/[^ ]*/modules\.alias$' "$T/listing" ||
+		{ fail "no modules.alias in the image"; return 1; }
+	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: /init is rescue-init' \
+		"the module saying what it replaced" &&
+	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: systemd is in the image but does not run' \
+		"the module saying what it leaves unused"
+}
+
+test_check_returns_255_so_the_module_is_opt_in() {
+	local img=$T/default.img
+	# Without kernel modules and compression: only /init matters here.
+	dracut_build "$img" "$T/dracut.log" --no-hostonly --no-kernel --no-compress || return 1
+	lsinitrd -f init "$img" >"$T/init" 2>/dev/null
+	if cmp -s "$T/init" "$BUILD/rescue-init"; then
+		fail "without --add devtmpfs-rescue, /init is rescue-init anyway"
+		return 1
+	fi
+	expect_no_log "$T/dracut.log" 'devtmpfs-rescue' "the module without --add"
+}
+
+test_stock_kernel_reaches_root_by_uuid_on_virtio_blk() {
+	local img
+	img=$(dracut_rescue_image) || return 1
+	make_dracut_root "$T/root.img" || return 1
+	boot_stock "$T/console.log" --initrd "$img" --append "root=UUID=$DRACUT_ROOT_UUID" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_modalias_boot "$T/console.log" virtio_blk &&
+	expect_field "$T/console.log" root marker dracut-root &&
+	expect_field "$T/console.log" root dev /dev/vda &&
+	expect_field "$T/console.log" root mode ro
+}
+
+test_stock_kernel_reaches_root_by_uuid_on_nvme() {
+	local img
+	img=$(dracut_rescue_image) || return 1
+	make_dracut_root "$T/root.img" || return 1
+	boot_stock "$T/console.log" --initrd "$img" --append "root=UUID=$DRACUT_ROOT_UUID" \
+		--disk "nvme:$T/root.img" || return 1
+	expect_modalias_boot "$T/console.log" nvme &&
+	expect_field "$T/console.log" root marker dracut-root &&
+	expect_field "$T/console.log" root dev /dev/nvme0n1
+}
+
+test_stock_kernel_reaches_root_by_uuid_on_ahci() {
+	local img
+	img=$(dracut_rescue_image) || return 1
+	make_dracut_root "$T/root.img" || return 1
+	boot_stock "$T/console.log" --initrd "$img" --append "root=UUID=$DRACUT_ROOT_UUID" \
+		--disk "ahci:$T/root.img" || return 1
+	expect_modalias_boot "$T/console.log" ahci &&
+	expect_field "$T/console.log" root marker dracut-root &&
+	expect_field "$T/console.log" root dev /dev/sda
+}
+
+# The rescue shell is driven over the serial console: its prompt ends in
+# "# ", and busybox asks for the cursor position right after it.
+RESCUE_PROMPT='\(rescue\)[^\n]*# (\x1b\[6n)?$'
+
+test_stock_kernel_without_root_disk_opens_shell() {
+	local img
+	img=$(dracut_rescue_image) || return 1
+	blank_disk "$T/other.img" 8
+	printf '%s\n' 'rescue-ls' >"$T/commands"
+	"$TOP/tests/vm-shell.exp" "$T/console.log" "$STOCK_TIMEOUT" "$RESCUE_PROMPT" "$T/commands" \
+		--kernel "/boot/vmlinuz-$(stock_kernel_version)" --mem "$STOCK_MEM" --initrd "$img" \
+		--append "root=UUID=$DRACUT_ROOT_UUID" --disk "virtio-blk:$T/other.img" ||
+		{ show_log "$T/console.log"; return 1; }
+	expect_log "$T/console.log" "rescue: unable to find root UUID=$DRACUT_ROOT_UUID" \
+		"the error line naming the missing UUID" &&
+	expect_log "$T/console.log" '^NAME +MAJ:MIN +SIZE +TYPE +UUID +LABEL +PARTUUID +PARTLABEL' \
+		"the device table" &&
+	expect_log "$T/console.log" '^vda +' "the blank disk in the table" &&
+	expect_no_log "$T/console.log" 'Kernel panic' "a kernel panic"
+}
+
+test_stock_kernel_rd_break_opens_shell_before_mounting() {
+	local img
+	img=$(dracut_rescue_image) || return 1
+	make_dracut_root "$T/root.img" || return 1
+	printf '%s\n' 'cat /proc/mounts' >"$T/commands"
+	"$TOP/tests/vm-shell.exp" "$T/console.log" "$STOCK_TIMEOUT" "$RESCUE_PROMPT" "$T/commands" \
+		--kernel "/boot/vmlinuz-$(stock_kernel_version)" --mem "$STOCK_MEM" --initrd "$img" \
+		--append "root=UUID=$DRACUT_ROOT_UUID rd.break" --disk "virtio-blk:$T/root.img" ||
+		{ show_log "$T/console.log"; return 1; }
+	expect_no_log "$T/console.log" '/dev/vda /newroot' "the root mounted before the shell" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "the boot going on to the root"
+}
+
+test_same_image_boots_the_patched_kernel() {
+	local img
+	img=$(dracut_rescue_image) || return 1
+	make_dracut_root "$T/root.img" || return 1
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$img" --mem 512M \
+		--append "root=UUID=$DRACUT_ROOT_UUID" --disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the patched kernel's mount" &&
+	expect_no_log "$T/console.log" 'rescue: loaded module' "modules loaded on a built-in kernel" &&
+	expect_field "$T/console.log" root marker dracut-root &&
+	expect_field "$T/console.log" root dev /dev/vda
+}
