@@ -206,3 +206,24 @@ test_same_image_boots_the_patched_kernel() {
 	expect_field "$T/console.log" root marker dracut-root &&
 	expect_field "$T/console.log" root dev /dev/vda
 }
+
+test_install_puts_files_in_place_and_uninstall_removes_them() {
+	local dest=$T/dest files
+	make -s -C "$TOP" install DESTDIR="$dest" PREFIX=/usr >"$T/install.log" 2>&1 ||
+		{ fail "make install failed:" "$(tail -5 "$T/install.log")"; return 1; }
+	files=$(cd "$dest" && find . -type f | sort | tr '\n' ' ')
+	[ "$files" = "./usr/lib/devtmpfs-rescue/rescue-init ./usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh ./usr/sbin/mkrescue ./usr/share/devtmpfs-rescue/modules.list ./usr/share/man/man8/mkrescue.8 ./usr/share/man/man8/rescue-init.8 " ] ||
+		{ fail "make install wrote: $files"; return 1; }
+	grep -q '^rescue_init_installed=/usr/lib/devtmpfs-rescue/rescue-init$' \
+		"$dest/usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh" ||
+		{ fail "module-setup.sh does not name the installed rescue-init"; return 1; }
+	"$dest/usr/sbin/mkrescue" --help | grep -q '(default /usr/lib/devtmpfs-rescue/rescue-init)' ||
+		{ fail "the installed mkrescue does not default to the installed rescue-init"; return 1; }
+	make -s -C "$TOP" uninstall DESTDIR="$dest" PREFIX=/usr >"$T/uninstall.log" 2>&1 ||
+		{ fail "make uninstall failed:" "$(tail -5 "$T/uninstall.log")"; return 1; }
+	files=$(cd "$dest" && find . -type f -o -type l | tr '\n' ' ')
+	[ -z "$files" ] || { fail "make uninstall left: $files"; return 1; }
+	for d in usr/lib/devtmpfs-rescue usr/share/devtmpfs-rescue usr/lib/dracut/modules.d/99devtmpfs-rescue; do
+		[ ! -e "$dest/$d" ] || { fail "make uninstall left the directory /$d"; return 1; }
+	done
+}
