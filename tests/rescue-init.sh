@@ -6,129 +6,7 @@
 # devtmpfs and the console when the kernel provided neither, the kernel
 # log, and modules on the Debian stock kernel.
 
-RESCUE_INIT=$BUILD/rescue-init
-SHELL_PROMPT='# (\x1b\[6n)?$'
-
-ROOT_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9001
-DECOY_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9002
-ROOT_PARTUUID=8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7001
-DECOY_PARTUUID=8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7002
-BASE_PARTUUID=8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7003
-
-# The image: rescue-init as /init, busybox, rescue-ls and rescue-mount
-# links, a minimal /etc, /newroot, and no /dev unless "with-console".
-make_image() { # out [with-console]
-	echo "root:x:0:0:root:/root:/bin/sh" >"$T/passwd"
-	{
-		busybox_cpio_list
-		echo "file /init $RESCUE_INIT 0755 0 0"
-		echo "slink /bin/rescue-mount /init 0777 0 0"
-		echo "slink /bin/rescue-ls /init 0777 0 0"
-		echo "dir /etc 0755 0 0"
-		echo "file /etc/passwd $T/passwd 0644 0 0"
-		echo "dir /root 0700 0 0"
-		echo "dir /newroot 0755 0 0"
-		if [ "${2:-}" = with-console ]; then
-			echo "dir /dev 0755 0 0"
-			echo "nod /dev/console 0600 0 0 c 5 1"
-		fi
-		[ -z "${EXTRA_LIST:-}" ] || cat "$EXTRA_LIST"
-	} >"$T/initramfs.list"
-	cpio_from_list "$T/initramfs.list" "$1"
-}
-
-# The real root's init reports what it got: the marker, the device, type
-# and mode of /, its PID, argv and $foo, /dev and /run, whether the
-# initramfs is gone, then powers off (or starts a shell with "shell").
-write_report_init() { # path [shell]
-	cat >"$1" <<'EOF'
-#!/bin/sh
-mnt() { awk -v m="$1" -v f="$2" '$2 == m { v = $f } END { print v }' /proc/mounts; }
-root_mode=$(mnt / 4 | cut -d, -f1)
-args=$(echo "$*" | tr ' ' ,)
-if [ -e /init ]; then initramfs=left; else initramfs=gone; fi
-leaked=$(ls -l /proc/1/fd/ | grep -c -e 'socket:' -e kmsg -e /newroot -e /sys/)
-echo "TEST RESULT: root marker=$(cat /marker) dev=$(mnt / 1) fs=$(mnt / 3) mode=$root_mode opts=$(mnt / 4) pid=$$ init=$0 argv=${args:-none} foo=${foo:-unset} rootwait_env=${rootwait:-unset} dev_fs=$(mnt /dev 3) run_fs=$(mnt /run 3) sys_fs=$(mnt /sys 3) initramfs=$initramfs leaked_fds=$leaked"
-EOF
-	if [ "${2:-}" = shell ]; then
-		echo 'exec /bin/sh' >>"$1"
-	else
-		echo 'reboot -f' >>"$1"
-	fi
-	chmod 0755 "$1"
-}
-
-# make_root_dir DIR MARKER [shell]: a root tree whose /sbin/init reports.
-make_root_dir() {
-	make_root_tree "$1" </dev/null
-	write_report_init "$1/sbin/init" "${3:-}"
-	echo "$2" >"$1/marker"
-}
-
-# A disk with an ext4 filesystem and nothing else (a decoy).
-make_decoy() { # img uuid label
-	mkdir -p "$T/decoy"
-	echo decoy >"$T/decoy/marker"
-	make_ext4 "$T/decoy" "$1" 8 "$2" "$3"
-}
-
-# make_gpt IMG SIZE_MB NAME:PARTUUID:SIZE_MB...: a GPT disk, partitions
-# from 1 MiB on in order; the last size may be "rest".
-make_gpt() {
-	local img=$1 size=$2 spec name uuid psize start=2048
-	shift 2
-	rm -f "$img"
-	truncate -s "${size}M" "$img"
-	{
-		echo "label: gpt"
-		for spec in "$@"; do
-			IFS=: read -r name uuid psize <<<"$spec"
-			if [ "$psize" = rest ]; then
-				echo "start=$start, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=$uuid, name=$name"
-			else
-				echo "start=$start, size=$((psize * 2048)), type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=$uuid, name=$name"
-				start=$((start + psize * 2048))
-			fi
-		done
-	} | sfdisk -q "$img" >/dev/null || fail "sfdisk of $img failed"
-}
-
-# put_ext4 IMG PARTNO DIR UUID LABEL: an ext4 filesystem in partition N.
-put_ext4() {
-	local img=$1 n=$2 start sectors
-	read -r start sectors < <(sfdisk -q -l -o Start,Sectors "$img" | awk 'NR > 1' | sed -n "${n}p")
-	mke2fs -q -F -t ext4 -U "$4" -L "$5" -d "$3" -E offset=$((start * 512)) \
-		"$img" "$((sectors / 2))k" || fail "mke2fs of $img partition $n failed"
-}
-
-# boot IMG ARGS [run-vm options]: boot the image on build/bzImage.
-boot() {
-	local img=$1 append=$2
-	shift 2
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$img" \
-		--append "$append" "$@"
-}
-
-# The line rescue-init logs last, and the benchmarks parse.
-expect_exec_line() { # init device fstype ro|rw
-	expect_log "$T/console.log" \
-		"^\[ *[0-9]+\.[0-9]+\] rescue: exec $1 on $2 \($3, $4\) after [0-9]+ us$" \
-		"the exec line for $1 on $2"
-}
-
-# A root found by root= among decoys: the guest reports marker and mode.
-expect_root() { # marker device mode
-	expect_field "$T/console.log" root marker "$1" &&
-	expect_field "$T/console.log" root fs ext4 &&
-	expect_field "$T/console.log" root mode "$3" &&
-	expect_field "$T/console.log" root pid 1 &&
-	expect_field "$T/console.log" root initramfs gone &&
-	expect_field "$T/console.log" root leaked_fds 0 &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root run_fs tmpfs &&
-	expect_field "$T/console.log" root sys_fs sysfs &&
-	expect_exec_line /sbin/init "$2" ext4 "$3"
-}
+. "$TOP/tests/rescue-lib.sh"
 
 # ---- the root by each root= form ------------------------------------
 
@@ -427,27 +305,6 @@ test_console_opened_when_kernel_had_none() {
 
 # ---- failures, the rescue shell, rd.shell=0, rd.break ----------------
 
-# vm_shell LOG TIMEOUT CMDFILE run-vm-args: tests/vm-shell.exp on the
-# rescue shell's prompt.
-vm_shell() {
-	local log=$1 timeout=$2 cmds=$3
-	shift 3
-	"$TOP/tests/vm-shell.exp" "$log" "$timeout" "$SHELL_PROMPT" "$cmds" \
-		--kernel "$BZIMAGE" "$@" || { show_log "$log" 40; return 1; }
-}
-
-# The guest types "TEST" and "RESULT" apart, so the echo of the typed
-# line never looks like a result.
-result_cmd() { # case key expression [key expression]...
-	local c=$1 fmt="" args=""
-	shift
-	while [ $# -gt 1 ]; do
-		fmt="$fmt $1=%s"
-		args="$args \"$2\""
-		shift 2
-	done
-	printf "printf '%%s %%s: %s%s\\\\n' TEST RESULT%s\n" "$c" "$fmt" "$args"
-}
 
 test_missing_root_opens_shell() {
 	make_image "$T/initrd" || return 1
@@ -662,7 +519,7 @@ log_user 0
 log_file -a -noappend [lindex $argv 1]
 spawn -noecho {*}[lrange $argv 2 end]
 expect {
-	-re {\(rescue\) [^ ]* # } {}
+	-re {\(rescue\)[^\n]*# } {}
 	timeout { puts stderr "no rescue shell prompt"; exit 1 }
 	eof { puts stderr "the VM ended before the prompt"; exit 1 }
 }
