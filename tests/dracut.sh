@@ -10,18 +10,6 @@ STOCK_MEM=1G
 STOCK_TIMEOUT=${STOCK_TIMEOUT:-180}
 DRACUT_ROOT_UUID=7d1c3e55-2b6a-4f0e-8c4d-9a1b2c3d4e51
 
-# A dracut base directory with the system's modules and ours.
-dracut_overlay() { # dest overlay
-	local dest=$1 overlay=$2 entry
-	rm -rf "$overlay"
-	mkdir -p "$overlay/modules.d"
-	for entry in /usr/lib/dracut/*; do
-		[ "$(basename "$entry")" = modules.d ] || ln -s "$entry" "$overlay/"
-	done
-	ln -s /usr/lib/dracut/modules.d/* "$overlay/modules.d/"
-	ln -s "$dest/usr/lib/dracut/modules.d/99devtmpfs-rescue" "$overlay/modules.d/"
-}
-
 # The cache is keyed on what goes into the image, so that a new
 # rescue-init or module-setup.sh gives a new image.
 dracut_cache_key() {
@@ -33,25 +21,9 @@ dracut_cache_key() {
 }
 DRACUT_CACHE=$DRACUT_CACHE_TOP/$(dracut_cache_key 2>/dev/null)
 
-# dracut_build OUT LOG [dracut options]: the module installed from this
-# tree, rescue-init and the module list taken from the scratch install.
+# dracut_build OUT LOG [dracut options]: dracut with this tree's module.
 dracut_build() {
-	local out=$1 log=$2 dest=$DRACUT_CACHE/dest kver
-	shift 2
-	kver=$(stock_kernel_version) || return 1
-	mkdir -p "$DRACUT_CACHE"
-	if [ ! -e "$dest/.installed" ]; then
-		rm -rf "$dest"
-		make -s -C "$TOP" install DESTDIR="$dest" PREFIX=/usr >"$DRACUT_CACHE/install.log" 2>&1 ||
-			{ fail "make install DESTDIR=$dest failed:" "$(tail -5 "$DRACUT_CACHE/install.log")"; return 1; }
-		touch "$dest/.installed"
-	fi
-	dracut_overlay "$dest" "$DRACUT_CACHE/base"
-	dracutbasedir=$DRACUT_CACHE/base \
-		DEVTMPFS_RESCUE_INIT=$dest/usr/lib/devtmpfs-rescue/rescue-init \
-		DEVTMPFS_RESCUE_MODULE_LIST=$dest/usr/share/devtmpfs-rescue/modules.list \
-		dracut --force --kver "$kver" "$@" "$out" >"$log" 2>&1 ||
-		{ fail "dracut $* failed:" "$(tail -5 "$log")"; return 1; }
+	dracut_from_tree "$DRACUT_CACHE/dest" "$@"
 }
 
 # The image every boot test uses, built once per run of the group.

@@ -142,6 +142,42 @@ stock_kernel_version() {
 	echo "$kver"
 }
 
+# A dracut base directory with the system's modules and the module that
+# DEST holds (from make install DESTDIR=DEST).
+dracut_overlay() { # dest overlay
+	local dest=$1 overlay=$2 entry
+	rm -rf "$overlay"
+	mkdir -p "$overlay/modules.d"
+	for entry in /usr/lib/dracut/*; do
+		[ "$(basename "$entry")" = modules.d ] || ln -s "$entry" "$overlay/"
+	done
+	ln -s /usr/lib/dracut/modules.d/* "$overlay/modules.d/"
+	ln -s "$dest/usr/lib/dracut/modules.d/99devtmpfs-rescue" "$overlay/modules.d/"
+}
+
+# dracut_from_tree DEST OUT LOG [dracut options]: run dracut for the stock
+# kernel with this tree's module, installed once by make install into the
+# scratch DEST (never into the system), and rescue-init and the module
+# list taken from there, as a user of a build tree would.
+dracut_from_tree() {
+	local dest=$1 out=$2 log=$3 kver
+	shift 3
+	kver=$(stock_kernel_version) || return 1
+	if [ ! -e "$dest/.installed" ]; then
+		rm -rf "$dest"
+		mkdir -p "$dest"
+		make -s -C "$TOP" install DESTDIR="$dest" PREFIX=/usr >"$dest.install.log" 2>&1 ||
+			{ fail "make install DESTDIR=$dest failed:" "$(tail -5 "$dest.install.log")"; return 1; }
+		touch "$dest/.installed"
+	fi
+	dracut_overlay "$dest" "$dest.dracutbase"
+	dracutbasedir=$dest.dracutbase \
+		DEVTMPFS_RESCUE_INIT=$dest/usr/lib/devtmpfs-rescue/rescue-init \
+		DEVTMPFS_RESCUE_MODULE_LIST=$dest/usr/share/devtmpfs-rescue/modules.list \
+		dracut --force --kver "$kver" "$@" "$out" >"$log" 2>&1 ||
+		{ fail "dracut $* failed:" "$(tail -5 "$log")"; return 1; }
+}
+
 blank_disk() { # img size_mb
 	rm -f "$1"
 	truncate -s "${2}M" "$1"
