@@ -47,7 +47,7 @@ all: $(RESCUE_INIT)
 rescue-init: $(RESCUE_INIT)
 unit-tests: $(UNIT_BINS)
 
-TEST_GROUPS += unit rescue-init
+TEST_GROUPS += unit rescue-init faults
 CHECK_DEPS  += $(RESCUE_INIT) $(UNIT_BINS) $(BUILD)/bzImage
 
 $(RESCUE_OBJS): $(RESCUE_OBJDIR)/%.o: rescue/%.c

@@ -220,6 +220,14 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 	}
 	t0 = log_now_us();
 	err = rootmount_mount(d, c, dir, fstype, sizeof(fstype), &ro);
+	if (err && !c->rootfstype && !d->type[0]) {
+		/* Say that probing failed: the kernel's error alone misleads. */
+		snprintf(why, size, "unable to mount %s on %s: blkid recognises "
+			 "no filesystem on it, and none of the kernel's (%s) "
+			 "mounts it: %s", d->node, dir,
+			 fstype[0] ? fstype : "none", strerror(-err));
+		return err;
+	}
 	if (err) {
 		snprintf(why, size, "unable to mount %s on %s as %s: %s",
 			 d->node, dir, fstype[0] ? fstype : "any filesystem",

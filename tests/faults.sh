@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/faults.sh: the fault scenarios of the randomized-layout issue that
+# tests/rescue-init.sh does not already cover: a root disk hot-added
+# through the QEMU monitor after boot, with and without rootwait; a
+# corrupt root superblock and corrupt group descriptors; root=UUID= with
+# no value.  Every boot checks that no disk image changed (sha256).
+#
+# Covered elsewhere, by name: missing root (rescue-init/missing_root_
+# opens_shell, rd_shell_0_waits_without_shell), duplicated UUID
+# (rescue-init/duplicate_uuid_names_both_devices), wrong rootfstype=
+# (rescue-init/unmountable_root_reports_mount_error), no /sbin/init
+# (rescue-init/missing_init_is_reported_and_shell_starts), empty root=,
+# 2047-byte unbalanced quote (rescue-init/empty_root_is_reported,
+# long_unterminated_root_is_reported).
+
+. "$TOP/tests/rescue-lib.sh"
+
+# ---- helpers -----------------------------------------------------------
+
+# Disk images must be byte-identical after a boot: a rescue boot never
+# writes to a disk it was not told to.
+record_sums() { sha256sum "$@" >"$T/sums"; }
+expect_disks_unchanged() {
+	sha256sum -c --quiet "$T/sums" >"$T/sums.out" 2>&1 ||
+		{ fail "a disk image changed during the boot:" "$(cat "$T/sums.out")"; return 1; }
+}
+
+# monitor SOCK CMD...: send HMP commands to QEMU's monitor one by one,
+# each after the previous prompt; the replies go to $T/monitor.log.
+monitor() {
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Peer => shift) or die "monitor: $!\n";
+		my $buf = "";
+		sub prompt { local $SIG{ALRM} = sub { die "monitor: no prompt\n" };
+			alarm 10; while ($buf !~ /\(qemu\) $/) { my $n = sysread($s, my $c, 4096);
+				die "monitor: closed\n" unless $n; $buf .= $c; } alarm 0;
+			print $buf; $buf = ""; }
+		prompt();
+		for my $cmd (@ARGV) { print $s "$cmd\n"; prompt(); }
+	' "$@" >>"$T/monitor.log" 2>&1
+}
+
+# wait_log LOG REGEX SECONDS: until a console line matches, or fail.
+wait_log() {
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		tr -d '\r' 2>/dev/null <"$1" | grep -Eq -- "$2" && return 0
+		sleep 0.1
+	done
+	fail "no console line /$2/ within $3 s"
+	show_log "$1"
+	return 1
+}
+
+# start_vm APPEND run-vm-args: boot in the background with a monitor.
+start_vm() {
+	local append=$1
+	shift
+	"$RUN_VM" --log "$T/console.log" --monitor "$T/mon.sock" --timeout "$VM_TIMEOUT" \
+		--kernel "$BZIMAGE" --initrd "$T/initrd" --append "$append" "$@" \
+		2>"$T/run-vm.err" &
+	vm_pid=$!
+}
+
+stop_vm() {
+	[ -S "$T/mon.sock" ] && monitor "$T/mon.sock" quit
+	wait "$vm_pid" 2>/dev/null
+}
+
+# Hot-add IMG as a SCSI disk on the virtio-scsi controller the boot has:
+# virtio-scsi reports it to the guest itself, no ACPI hotplug needed.
+hot_add_disk() { # img
+	monitor "$T/mon.sock" \
+		"drive_add 0 if=none,file=$1,format=raw,id=hot" \
+		"device_add scsi-hd,drive=hot,bus=virtio-scsi0.0,serial=hot" ||
+		{ fail "the monitor refused the hot-add:" "$(cat "$T/monitor.log")"; return 1; }
+}
+
+printk_s() { # log regex: printk time of the first matching line
+	tr -d '\r' <"$1" | grep -E -m1 -- "$2" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'
+}
+
+# ---- a root that appears late -----------------------------------------
+
+# rootwait: the disk added seconds after boot is found through its
+# uevent, and mounted; the note gives the time from the kernel seeing
+# the disk to rescue-init mounting it.
+test_hot_added_root_is_found_with_rootwait() {
+	local seen mounted
+	make_image "$T/initrd" || return 1
+	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
+	make_root_dir "$T/root" hot-added
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" hotroot || return 1
+	record_sums "$T/decoy.img" "$T/root.img"
+	start_vm "root=UUID=$ROOT_UUID rootwait=60" --disk "virtio-scsi:$T/decoy.img"
+	wait_log "$T/console.log" "rescue: waiting for root UUID=$ROOT_UUID: [0-9]+ of 60 s" 30 &&
+		sleep 2 && hot_add_disk "$T/root.img" ||
+		{ stop_vm; return 1; }
+	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
+	expect_log "$T/console.log" "rescue: root UUID=$ROOT_UUID appeared after [0-9]+ us of waiting" \
+		"the appearance through a uevent" &&
+	expect_field "$T/console.log" root marker hot-added &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_exec_line /sbin/init /dev/sdb ext4 ro &&
+	expect_disks_unchanged || return 1
+	seen=$(printk_s "$T/console.log" '\[sdb\]')
+	mounted=$(printk_s "$T/console.log" 'rescue: mounted /dev/sdb ')
+	note "hot-add: the kernel saw sdb at ${seen} s, rescue-init mounted it at ${mounted} s:" \
+		"$(awk -v a="$seen" -v b="$mounted" 'BEGIN { printf "%.1f", (b - a) * 1000 }') ms"
+}
+
+# No rootwait: the root is looked for once, at boot; a disk added later
+# is not waited for, the missing-root report is given (rd.shell=0: and
+# PID 1 waits without a shell).
+test_hot_added_root_without_rootwait_is_reported_missing() {
+	make_image "$T/initrd" || return 1
+	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
+	make_root_dir "$T/root" too-late
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" hotroot || return 1
+	record_sums "$T/decoy.img" "$T/root.img"
+	start_vm "root=UUID=$ROOT_UUID rd.shell=0" --disk "virtio-scsi:$T/decoy.img"
+	wait_log "$T/console.log" 'rescue: no rescue shell \(rd.shell=0\)' 30 &&
+		hot_add_disk "$T/root.img" &&
+		wait_log "$T/console.log" '\[sdb\] Attached SCSI disk' 30 ||
+		{ stop_vm; return 1; }
+	sleep 2
+	stop_vm
+	expect_log "$T/console.log" "rescue: unable to find root UUID=$ROOT_UUID: no block device has this UUID \(1 devices probed, waited 0 s\)" \
+		"the missing-root line" &&
+	expect_log "$T/console.log" 'rescue: sda +8:0 +8M +ext4' "the table row of the decoy" &&
+	expect_no_log "$T/console.log" 'rescue: mounted /dev/|TEST RESULT: root' "a mount of the late disk" &&
+	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic" &&
+	expect_disks_unchanged
+}
+
+# ---- corrupt filesystems ----------------------------------------------
+
+# corrupt_boot IMG APPEND: boot to the rescue shell, type nothing.
+corrupt_boot() {
+	make_image "$T/initrd" || return 1
+	record_sums "$1"
+	: >"$T/commands"
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
+		--append "$2" --disk "virtio-blk:$1" || return 1
+	expect_log "$T/console.log" 'rescue: starting the rescue shell' "the rescue shell" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
+
+# The primary superblock zeroed: nothing is recognised on the disk, and
+# the report says so for the device root= names.
+test_corrupt_superblock_is_reported() {
+	make_root_dir "$T/root" corrupt
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	dd if=/dev/zero of="$T/root.img" bs=1024 seek=1 count=1 conv=notrunc status=none
+	corrupt_boot "$T/root.img" "root=/dev/vda" &&
+	expect_log "$T/console.log" 'rescue: unable to mount /dev/vda on /newroot: blkid recognises no filesystem on it, and none of the kernel.s \([a-z0-9,]+\) mounts it: ' \
+		"the unrecognised filesystem" &&
+	expect_log "$T/console.log" 'rescue: vda +254:0 +16M +- +- +- +- +-$' "the table row"
+}
+
+# Group descriptors zeroed: blkid still sees the ext4 by its UUID, the
+# kernel refuses to mount it, and the line gives the kernel's reason.
+test_corrupt_group_descriptors_give_the_mount_error() {
+	make_root_dir "$T/root" corrupt
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	# 1 KiB blocks on a 16 MiB filesystem: the descriptors are block 2.
+	dd if=/dev/zero of="$T/root.img" bs=1024 seek=2 count=1 conv=notrunc status=none
+	corrupt_boot "$T/root.img" "root=UUID=$ROOT_UUID" &&
+	expect_log "$T/console.log" 'rescue: unable to mount /dev/vda on /newroot as ext4: Structure needs cleaning$' \
+		"the mount error" &&
+	expect_log "$T/console.log" 'EXT4-fs \(vda\): .*group descriptors? ' "the kernel's own reason"
+}
+
+# ---- garbage on the command line --------------------------------------
+
+test_uuid_without_value_is_reported() {
+	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
+	corrupt_boot "$T/decoy.img" "root=UUID=" &&
+	expect_log "$T/console.log" 'rescue: unable to parse root=UUID=: nothing after UUID=$' "the message"
+}
