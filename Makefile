@@ -13,7 +13,7 @@ DEPS_PACKAGES = \
 	patch perl cpio zstd xz-utils qemu-system-x86 busybox-static \
 	e2fsprogs e2fsck-static fdisk dosfstools expect pkg-config \
 	libblkid-dev libarchive-dev libarchive-tools libcmocka-dev \
-	linux-image-amd64 initramfs-tools-core dracut-core
+	linux-image-amd64 initramfs-tools-core dracut-core gnuplot-nox
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
 # always goes where dracut looks for modules.
@@ -44,7 +44,7 @@ TEST_GROUPS = kernel image dracut
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 
 # ---- targets ----------------------------------------------------------
-.PHONY: all deps kernel test-module image run check install uninstall clean
+.PHONY: all deps kernel test-module image run check bench install uninstall clean
 
 all: kernel image
 
@@ -110,6 +110,11 @@ $(TEST_MODULE): kernel/test/devtmpfs_test.c kernel/test/Kbuild $(BUILD)/bzImage
 # TESTS=REGEX selects tests by name; CHECK_GROUPS="kernel ..." selects groups.
 check: $(CHECK_DEPS)
 	tests/run $(or $(CHECK_GROUPS),$(TEST_GROUPS))
+
+# Boots every configuration side by side under TCG and writes
+# build/bench/results.{json,md} and boot-timeline.png.  BENCH_REPS=N.
+bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
+	bench/run
 
 # What make install writes, relative to $(DESTDIR); uninstall removes
 # exactly these, then the directories of ours that are left empty.
