@@ -52,6 +52,7 @@ static int list_norm_path(const char *in, char **out)
 	return 0;
 }
 
+/* NOLINTBEGIN(clang-analyzer-unix.Malloc): see list_dedup */
 static void list_entry_free(struct list_entry *e)
 {
 	free(e->path);
@@ -59,6 +60,7 @@ static void list_entry_free(struct list_entry *e)
 	free(e->data);
 	free(e->why);
 }
+/* NOLINTEND(clang-analyzer-unix.Malloc) */
 
 static int list_push(struct list *l, struct list_entry *e)
 {
@@ -229,6 +231,12 @@ static int list_pick(const struct list_entry *win, const struct list_entry *e)
 	return e->rank == LIST_OWN ? -EEXIST : 1;
 }
 
+/*
+ * The analyzer loses that out <= i, and so that WIN and E never alias,
+ * and reports uses after free that cannot happen; ASan under the
+ * include fuzzer and the mkrescue tests sees none.
+ */
+/* NOLINTBEGIN(clang-analyzer-unix.Malloc) */
 static int list_dedup(struct list *l)
 {
 	size_t i, out = 0;
@@ -265,6 +273,7 @@ static int list_dedup(struct list *l)
 	l->count = out;
 	return 0;
 }
+/* NOLINTEND(clang-analyzer-unix.Malloc) */
 
 const struct list_entry *list_find(const struct list *l, const char *path)
 {
@@ -291,7 +300,8 @@ int list_finish(struct list *l)
 	size_t i;
 	int err;
 
-	qsort(l->entries, l->count, sizeof(*l->entries), list_cmp);
+	if (l->count > 1)	/* qsort(NULL, 0) is undefined */
+		qsort(l->entries, l->count, sizeof(*l->entries), list_cmp);
 	err = list_dedup(l);
 	if (err)
 		return err;
@@ -309,6 +319,7 @@ int list_finish(struct list *l)
 			}
 			parent = list_find(l, dir);
 			if (!parent || !S_ISDIR(parent->mode)) {
+				/* NOLINTNEXTLINE(clang-analyzer-unix.Malloc): see list_dedup */
 				msg_error("unable to add /%s (%s): /%s is not a directory (%s)",
 					  e->path, e->why, dir,
 					  parent ? parent->why : "missing");

@@ -291,7 +291,6 @@ int moddb_load(struct moddb **dbp, const char *dir)
 		err = moddb_index(db);
 	if (!err) {
 		err = moddb_link_deps(db, &bad);
-		if (err)
 		if (err == -EINVAL)
 			msg_error("unable to read %s/modules.dep: %s has no line of its own",
 				  dir, bad);
@@ -299,7 +298,7 @@ int moddb_load(struct moddb **dbp, const char *dir)
 	if (!err)
 		err = moddb_read(db, &db->builtin_file, "modules.builtin", true,
 				 moddb_parse_builtin);
-	if (!err)
+	if (!err && db->nbuiltin > 1)	/* qsort(NULL, 0) is undefined */
 		qsort(db->builtin, db->nbuiltin, sizeof(char *), moddb_cmp_str);
 	if (!err)
 		err = moddb_read(db, &db->alias_file, "modules.alias", true,
@@ -431,7 +430,7 @@ bool moddb_is_builtin(const struct moddb *db, const char *name)
 	if (!norm)
 		return false;
 	moddb_normalize(norm);
-	found = bsearch(&norm, db->builtin, db->nbuiltin, sizeof(char *),
+	found = db->nbuiltin && bsearch(&norm, db->builtin, db->nbuiltin, sizeof(char *),
 			moddb_cmp_str) != NULL;
 	free(norm);
 	return found;

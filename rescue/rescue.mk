@@ -27,7 +27,7 @@ UNIT_SANITIZE   = -fsanitize=address,undefined -fno-omit-frame-pointer \
 UNIT_CFLAGS     = -std=gnu11 -O1 -g $(WARNINGS) $(UNIT_SANITIZE) \
 		  -Irescue $(CMOCKA_CFLAGS)
 UNIT_TESTS      = test_cmdline test_rootspec test_uevent test_modindex \
-		  test_log test_devtable test_mounts test_blkdev
+		  test_log test_devtable test_mounts test_blkdev test_moddb
 test_cmdline_SRCS   = cmdline.c
 test_rootspec_SRCS  = rootspec.c
 test_uevent_SRCS    = uevent.c
@@ -36,6 +36,9 @@ test_log_SRCS       = log.c
 test_devtable_SRCS  = devtable.c
 test_mounts_SRCS    = mounts.c log.c
 test_blkdev_SRCS    = blkdev.c
+# mkrescue's parsers, for the regressions its fuzzing found.
+test_moddb_SRCS     = mkrescue-moddb.c mkrescue-list.c mkrescue-buf.c mkrescue-msg.c
+UNIT_MKRESCUE_SRCS  = $(test_moddb_SRCS)
 UNIT_BINS       = $(addprefix $(UNIT_DIR)/,$(UNIT_TESTS))
 UNIT_OBJS       = $(sort $(foreach t,$(UNIT_TESTS),$(UNIT_OBJDIR)/$(t).o \
 		  $(addprefix $(UNIT_OBJDIR)/,$($(t)_SRCS:.c=.o))))
@@ -62,7 +65,7 @@ $(UNIT_OBJDIR)/test_%.o: tests/unit/test_%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(addprefix $(UNIT_OBJDIR)/,$(RESCUE_SRCS:.c=.o)): $(UNIT_OBJDIR)/%.o: rescue/%.c
+$(addprefix $(UNIT_OBJDIR)/,$(RESCUE_SRCS:.c=.o) $(UNIT_MKRESCUE_SRCS:.c=.o)): $(UNIT_OBJDIR)/%.o: rescue/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -MMD -MP -c -o $@ $<
 

@@ -28,3 +28,4 @@ test_logger_records() { run_unit test_log; }
 test_device_table() { run_unit test_devtable; }
 test_mountinfo_and_mount_options() { run_unit test_mounts; }
 test_block_device_enumeration() { run_unit test_blkdev; }
+test_mkrescue_module_indexes_regressions() { run_unit test_moddb; }
