@@ -214,7 +214,7 @@ static int check_root_spec(const struct layout *l)
 			goto wrong;
 		d = &l->disk[chosen.disk];
 		number = (unsigned int)((int)d->part[chosen.part].number +
-					atoi(offset + strlen("/PARTNROFF=")));
+					(int)strtol(offset + strlen("/PARTNROFF="), NULL, 10));
 		chosen.part = -1;
 		for (i = 0; i < d->nparts; i++)
 			if (d->part[i].number == number)

@@ -205,7 +205,8 @@ static void plan_roles(struct layout *l, struct rng *r)
 	l->root.disk = (int)(d - l->disk);
 	l->root.part = -1;
 	if (d->table != TABLE_NONE) {
-		int data_parts[MAX_PARTS];
+		/* plan_disk always gives a table a data partition */
+		int data_parts[MAX_PARTS] = { 0 };
 
 		n = 0;
 		for (p = 0; p < d->nparts; p++)

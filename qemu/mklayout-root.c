@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mklayout.h"
@@ -86,6 +87,10 @@ static void format_root_arg(struct layout *l, struct rng *r)
 	unsigned int major = 0, minor = 0;
 	int offset;
 
+	/* plan_root_form only picks a partition form for a partition */
+	if (!part && (l->form == FORM_PARTUUID || l->form == FORM_PARTNROFF ||
+		      l->form == FORM_PARTLABEL))
+		abort();
 	switch (l->form) {
 	case FORM_DEV:
 		kernel_name(l, l->root, name, sizeof(name));

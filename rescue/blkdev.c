@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,25 @@ static void find_disk(int classfd, struct blkdev *d)
 	snprintf(d->disk, sizeof(d->disk), "%.63s", prev ? prev + 1 : link);
 }
 
+/* "MAJ:MIN\n" of a dev attribute; -EINVAL for anything else. */
+static int parse_devnum(const char *s, unsigned *major, unsigned *minor)
+{
+	unsigned long maj, min;
+	char *end;
+
+	errno = 0;
+	maj = strtoul(s, &end, 10);
+	if (end == s || *end != ':' || errno || maj > UINT_MAX)
+		return -EINVAL;
+	s = end + 1;
+	min = strtoul(s, &end, 10);
+	if (end == s || (*end && *end != '\n') || errno || min > UINT_MAX)
+		return -EINVAL;
+	*major = (unsigned)maj;
+	*minor = (unsigned)min;
+	return 0;
+}
+
 static int read_device(int classfd, const char *name, struct blkdev *d)
 {
 	char buf[64], *p;
@@ -62,8 +82,8 @@ static int read_device(int classfd, const char *name, struct blkdev *d)
 	if (fd < 0)
 		return -errno;
 	err = read_attr(fd, "dev", buf, sizeof(buf));
-	if (!err && sscanf(buf, "%u:%u", &d->major, &d->minor) != 2)
-		err = -EINVAL;
+	if (!err)
+		err = parse_devnum(buf, &d->major, &d->minor);
 	if (!err && read_attr(fd, "size", buf, sizeof(buf)) == 0)
 		d->sectors = strtoull(buf, NULL, 10);
 	if (!err && read_attr(fd, "partition", buf, sizeof(buf)) == 0)
@@ -92,6 +112,7 @@ ssize_t blk_find(const struct blklist *l, const char *name)
 
 static void clear_device(struct blkdev *d)
 {
+	/* NOLINTNEXTLINE(clang-analyzer-unix.Malloc): read_device zeroes parts */
 	free(d->parts);
 	d->parts = NULL;
 	d->nparts = 0;

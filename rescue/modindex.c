@@ -150,14 +150,14 @@ int modindex_parse_alias(struct modindex *ix, char *buf)
 
 static int append(char **list, const char *word)
 {
-	size_t old = *list ? strlen(*list) : 0;
-	char *s = realloc(*list, old + strlen(word) + 2);
+	size_t old = *list ? strlen(*list) : 0, len = strlen(word);
+	char *s = realloc(*list, old + len + 2);
 
 	if (!s)
 		return -ENOMEM;
 	if (old)
 		s[old++] = ' ';
-	strcpy(s + old, word);
+	memcpy(s + old, word, len + 1);
 	*list = s;
 	return 0;
 }

@@ -166,7 +166,7 @@ int rootmount_find_init(const char *dir, const char *init, char *found,
 int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 		   const char *dir, struct mountent *m, char *why, size_t size)
 {
-	char reason[256], fstype[1024];
+	char reason[256], fstype[1024] = "";
 	struct rootspec spec;
 	struct rootresult res;
 	const struct blkdev *d;

@@ -328,8 +328,9 @@ int rootspec_match(const struct rootspec *spec, const struct blkdev *devs,
 		return 0;
 	want = devs[*found].partno + spec->partnroff;
 	for (i = 0; i < n; i++) {
+		/* want wraps for a negative offset past partition 1 */
 		if (devs[i].partno && devs[i].partno == want &&
-		    (int)want > 0 && !strcmp(devs[i].disk, devs[*found].disk)) {
+		    !strcmp(devs[i].disk, devs[*found].disk)) {
 			*other = *found;
 			*found = i;
 			return 0;

@@ -68,13 +68,14 @@ static const char *key(const char *kv, const char *name)
  */
 int uevent_parse(const char *buf, size_t len, struct uevent *ev)
 {
-	const char *p, *end = buf + len, *at, *v, *major = NULL, *minor = NULL;
+	const char *p, *end, *at, *v, *major = NULL, *minor = NULL;
 	const char *action = NULL, *devpath = NULL;
 	size_t hlen;
 
 	memset(ev, 0, sizeof(*ev));
 	if (!buf || len < 4 || len > UEVENT_BUFFER_SIZE || buf[len - 1] != '\0')
 		return -EINVAL;
+	end = buf + len;
 	hlen = strlen(buf);
 	at = memchr(buf, '@', hlen);
 	if (!at || at == buf || at[1] != '/')

@@ -67,6 +67,10 @@ static int setup(void **state)
 	device("virtio0/vda/vda10", "vda10", "254:10", "2048", "10");
 	device("virtio0/cciss!c0d0", "cciss!c0d0", "104:0", "0", NULL);
 	device("virtio0/bad", "bad", "not-a-number", "1", NULL);
+	/* sscanf("%u:%u") took these; a number past UINT_MAX wrapped */
+	device("virtio0/big", "big", "4294967296:0", "1", NULL);
+	device("virtio0/trail", "trail", "8:0x", "1", NULL);
+	device("virtio0/half", "half", "8:", "1", NULL);
 	return 0;
 }
 
@@ -86,7 +90,10 @@ static void enumerates_disks_and_partitions(void **state)
 
 	(void)state;
 	assert_int_equal(blk_enumerate(&l, classdir), 0);
-	assert_int_equal(l.n, 5);	/* "bad" has no device number */
+	assert_int_equal(l.n, 5);	/* "bad" & co. have no device number */
+	assert_int_equal(blk_find(&l, "big"), -1);
+	assert_int_equal(blk_find(&l, "trail"), -1);
+	assert_int_equal(blk_find(&l, "half"), -1);
 	assert_string_equal(l.dev[0].name, "cciss!c0d0");
 	assert_string_equal(l.dev[0].node, "/dev/cciss/c0d0");
 	assert_string_equal(l.dev[1].name, "vda");
