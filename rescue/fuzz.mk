@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# rescue/fuzz.mk: libFuzzer harnesses (tests/fuzz/fuzz_*.c) for every
+# parser of outside input in rescue-init and mkrescue, built with clang's
+# -fsanitize=fuzzer,address,undefined, and `make fuzz`, which runs each
+# for FUZZ_RUNS executions from its seed corpus (tests/fuzz/corpus/NAME).
+# The test group "fuzz" runs the same, bounded, in make check.
+
+# ---- settings ---------------------------------------------------------
+FUZZ_CC       ?= clang
+FUZZ_RUNS     ?= 20000
+FUZZ_DIR       = $(BUILD)/fuzz
+FUZZ_CFLAGS    = -std=gnu11 -g -O1 -D_GNU_SOURCE -Irescue -Itests/fuzz \
+		 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		 -fno-omit-frame-pointer -Wall -Wextra -Werror \
+		 $(BLKID_CFLAGS) $(MKRESCUE_CFLAGS)
+FUZZ_TARGETS   = cmdline rootspec uevent modindex mountinfo devtable sysfs \
+		 moddb include
+fuzz_cmdline_SRCS   = cmdline.c
+fuzz_rootspec_SRCS  = rootspec.c
+fuzz_uevent_SRCS    = uevent.c
+fuzz_modindex_SRCS  = modindex.c
+fuzz_mountinfo_SRCS = mounts.c log.c
+fuzz_devtable_SRCS  = devtable.c
+fuzz_sysfs_SRCS     = blkdev.c
+fuzz_moddb_SRCS     = mkrescue-moddb.c mkrescue-prune.c mkrescue-buf.c mkrescue-msg.c
+fuzz_include_SRCS   = mkrescue-include.c mkrescue-list.c mkrescue-buf.c mkrescue-msg.c
+FUZZ_BINS      = $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
+
+DEPS_PACKAGES += clang libclang-rt-14-dev
+TEST_GROUPS   += fuzz
+CHECK_DEPS    += $(FUZZ_BINS)
+
+# ---- targets ----------------------------------------------------------
+.PHONY: fuzz fuzz-build
+
+fuzz-build: $(FUZZ_BINS)
+
+# Each target starts from a fresh copy of its seeds in build/, so that
+# what a run finds never lands in the source tree; crashes are written
+# to build/fuzz/crashes/.
+fuzz: $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		tests/fuzz/run-target $(FUZZ_DIR)/fuzz_$$t tests/fuzz/corpus/$$t \
+			$(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/crashes $(FUZZ_RUNS); \
+	done
+
+define fuzz_rule
+$(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h \
+		$(addprefix rescue/,$(fuzz_$(1)_SRCS)) $(wildcard rescue/*.h)
+	@mkdir -p $$(@D)
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@.tmp $$< $$(addprefix rescue/,$$(fuzz_$(1)_SRCS))
+	mv $$@.tmp $$@
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))

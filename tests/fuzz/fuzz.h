@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fuzz.h: what the libFuzzer harnesses share.  Each harness feeds one
+ * parser of outside input; a crash, a leak or undefined behaviour is a
+ * finding (-fsanitize=fuzzer,address,undefined).
+ */
+#ifndef FUZZ_H
+#define FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A NUL-terminated copy of at most max bytes: the parsers take C strings. */
+static inline char *fuzz_string(const uint8_t *data, size_t size, size_t max)
+{
+	char *s;
+
+	if (size > max)
+		size = max;
+	s = malloc(size + 1);
+	if (s) {
+		memcpy(s, data, size);
+		s[size] = '\0';
+	}
+	return s;
+}
+
+/*
+ * The next part of a multi-part input, parts separated by a 0xff byte
+ * (which no text index holds): *data and *size move past it.
+ */
+static inline char *fuzz_part(const uint8_t **data, size_t *size, size_t max)
+{
+	const uint8_t *sep = memchr(*data, 0xff, *size);
+	size_t len = sep ? (size_t)(sep - *data) : *size;
+	char *s = fuzz_string(*data, len, max);
+
+	*data += sep ? len + 1 : len;
+	*size -= sep ? len + 1 : len;
+	return s;
+}
+
+#endif

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_sysfs.c: the sysfs attribute files rescue-init reads for each
+ * block device (dev, size, partition), for a disk and one partition of
+ * it, in a /sys/class/block laid out in a temporary directory.  Parts:
+ * disk dev, disk size, part dev, part size, part partition (0xff apart).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "rescue-init.h"
+
+static char top[] = "/tmp/fuzz_sysfs.XXXXXX";
+static char classdir[64], diskdir[96], partdir[128];
+
+static void setup(void)
+{
+	char link[192];
+
+	if (!mkdtemp(top))
+		abort();
+	snprintf(classdir, sizeof(classdir), "%s/class", top);
+	snprintf(diskdir, sizeof(diskdir), "%s/devices/fzd", top);
+	snprintf(partdir, sizeof(partdir), "%s/fzd1", diskdir);
+	snprintf(link, sizeof(link), "%s/devices", top);
+	if (mkdir(classdir, 0755) || mkdir(link, 0755) || mkdir(diskdir, 0755) ||
+	    mkdir(partdir, 0755))
+		abort();
+	snprintf(link, sizeof(link), "%s/fzd", classdir);
+	if (symlink("../devices/fzd", link))
+		abort();
+	snprintf(link, sizeof(link), "%s/fzd1", classdir);
+	if (symlink("../devices/fzd/fzd1", link))
+		abort();
+}
+
+static void put(const char *dir, const char *attr, const uint8_t **data, size_t *size)
+{
+	char path[192], *value = fuzz_part(data, size, 4096);
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		abort();
+	if (value && write(fd, value, strlen(value)) < 0)
+		abort();
+	close(fd);
+	free(value);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct blklist l = { 0 };
+
+	if (!classdir[0])
+		setup();
+	put(diskdir, "dev", &data, &size);
+	put(diskdir, "size", &data, &size);
+	put(partdir, "dev", &data, &size);
+	put(partdir, "size", &data, &size);
+	put(partdir, "partition", &data, &size);
+	blk_enumerate(&l, classdir);
+	blk_find(&l, "fzd1");
+	blk_remove(&l, "fzd");
+	blk_free(&l);
+	return 0;
+}
