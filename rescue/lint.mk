@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+# rescue/lint.mk: `make lint`: cppcheck and clang-tidy over the C of
+# rescue/, qemu/ and tests/fuzz/ with zero findings (tests/lint.sh, the
+# test group "lint" of make check; the levels are chosen and argued
+# there and in .clang-tidy), and checkpatch.pl --strict over the kernel
+# series (the kernel group's test, which needs the unpacked tree).
+
+DEPS_PACKAGES += cppcheck clang-tidy
+TEST_GROUPS   += lint
+
+.PHONY: lint
+
+lint: $(BUILD)/bzImage
+	tests/run lint
+	TESTS='^patches_pass_checkpatch_strict$$' tests/run kernel
