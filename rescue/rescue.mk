@@ -50,7 +50,7 @@ all: $(RESCUE_INIT)
 rescue-init: $(RESCUE_INIT)
 unit-tests: $(UNIT_BINS)
 
-TEST_GROUPS += unit rescue-init faults
+TEST_GROUPS += unit rescue-init rescue-shell faults
 CHECK_DEPS  += $(RESCUE_INIT) $(UNIT_BINS) $(BUILD)/bzImage
 
 $(RESCUE_OBJS): $(RESCUE_OBJDIR)/%.o: rescue/%.c

@@ -5,12 +5,12 @@
 # corrupt root superblock and corrupt group descriptors; root=UUID= with
 # no value.  Every boot checks that no disk image changed (sha256).
 #
-# Covered elsewhere, by name: missing root (rescue-init/missing_root_
+# Covered elsewhere, by name: missing root (rescue-shell/missing_root_
 # opens_shell, rd_shell_0_waits_without_shell), duplicated UUID
-# (rescue-init/duplicate_uuid_names_both_devices), wrong rootfstype=
-# (rescue-init/unmountable_root_reports_mount_error), no /sbin/init
-# (rescue-init/missing_init_is_reported_and_shell_starts), empty root=,
-# 2047-byte unbalanced quote (rescue-init/empty_root_is_reported,
+# (rescue-shell/duplicate_uuid_names_both_devices), wrong rootfstype=
+# (rescue-shell/unmountable_root_reports_mount_error), no /sbin/init
+# (rescue-shell/missing_init_is_reported_and_shell_starts), empty root=,
+# 2047-byte unbalanced quote (rescue-shell/empty_root_is_reported,
 # long_unterminated_root_is_reported).
 
 . "$TOP/tests/rescue-lib.sh"
