@@ -25,7 +25,7 @@ MKRESCUE_DEFINES   = -DMKRESCUE_VERSION='"$(MKRESCUE_VERSION)"' \
 	-DMKRESCUE_DEFAULT_INIT='"$(MKRESCUE_INIT)"' \
 	-DMKRESCUE_DEFAULT_MODULE_LIST='"$(MKRESCUE_MODULE_LIST)"'
 
-TEST_GROUPS += mkrescue
+TEST_GROUPS += mkrescue mkrescue-errors
 CHECK_DEPS  += $(BUILD)/mkrescue $(MKRESCUE_TEST_INIT)
 
 # ---- targets ----------------------------------------------------------

@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/mkrescue-errors.sh: mkrescue's bad input, on the host: each gives
+# one error line naming the culprit, a non-zero exit and no file at -o;
+# a failed or interrupted run keeps the previous image and leaves no
+# temporary; --help and the man page name every option.
+
+. "$TOP/tests/mkrescue-lib.sh"
+
+# ---- bad input: one line, non-zero, nothing written ---------------------
+
+test_missing_busybox_is_one_error() {
+	mk_setup || return 1
+	expect_failure "$T/no-busybox" "$T/rescue.img" mk --busybox "$T/no-busybox"
+}
+
+test_dynamic_busybox_is_one_error() {
+	mk_setup || return 1
+	expect_failure "/bin/ls .*not a static executable" "$T/rescue.img" \
+		mk --busybox /bin/ls || return 1
+	printf '#!/bin/sh\n' >"$T/script" && chmod +x "$T/script"
+	expect_failure "$T/script .*not an ELF executable" "$T/rescue.img" \
+		mk --busybox "$T/script"
+}
+
+test_missing_init_is_one_error() {
+	mk_setup || return 1
+	expect_failure "$T/no-init" "$T/rescue.img" mk --init "$T/no-init"
+}
+
+test_unknown_kernel_version_is_one_error() {
+	mk_setup || return 1
+	expect_failure "0\\.0\\.0-nokernel" "$T/rescue.img" mk -k 0.0.0-nokernel
+}
+
+test_module_without_its_ko_is_one_error() {
+	mk_setup || return 1
+	make_fake_kmoddir "$T/kmods/9.9.9-fake"
+	rm "$T/kmods/9.9.9-fake/kernel/drivers/beta.ko"
+	expect_failure "module beta .*beta\\.ko" "$T/rescue.img" \
+		mk --kmoddir "$T/kmods/9.9.9-fake" --module-list "$T/kmods/9.9.9-fake/list" || return 1
+	rm "$T/kmods/9.9.9-fake/kernel/drivers/gamma-x.ko"
+	printf 'gamma_x\n' >"$T/kmods/list2"
+	expect_failure "module gamma_x .*gamma-x\\.ko" "$T/rescue.img" \
+		mk --kmoddir "$T/kmods/9.9.9-fake" --module-list "$T/kmods/list2"
+}
+
+test_unknown_add_module_is_one_error() {
+	mk_setup || return 1
+	KVER=$(stock_kernel_version) || return 1
+	expect_failure "module no_such_mod.*$KVER" "$T/rescue.img" \
+		mk -k "$KVER" --add-module no_such_mod
+}
+
+test_missing_include_is_one_error() {
+	mk_setup || return 1
+	expect_failure "$T/no-such-file" "$T/rescue.img" \
+		mk --include "$T/no-such-file:/etc/x" || return 1
+	echo x >"$T/file"
+	expect_failure "add /init \(--include" "$T/rescue.img" mk --include "$T/file:/init"
+}
+
+test_unwritable_output_is_one_error() {
+	mk_setup || return 1
+	expect_failure "$T/no-dir" "$T/no-dir/rescue.img" mk || return 1
+	mkdir "$T/ro" && chmod 0555 "$T/ro"
+	# root writes anywhere: check as nobody when running as root.
+	if [ "$(id -u)" -eq 0 ]; then
+		chmod o+x "$T"
+		expect_failure "$T/ro" "$T/ro/rescue.img" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$MKRESCUE" --init "$MK_INIT"
+	else
+		expect_failure "$T/ro" "$T/ro/rescue.img" mk
+	fi
+}
+
+test_failed_run_keeps_the_previous_image() {
+	mk_setup || return 1
+	mk -o "$T/rescue.img" && cp "$T/rescue.img" "$T/before" || return 1
+	mk --busybox "$T/no-busybox" -o "$T/rescue.img" 2>/dev/null &&
+		{ fail "a run with a missing busybox succeeded"; return 1; }
+	cmp "$T/rescue.img" "$T/before" || { fail "the previous image changed"; return 1; }
+	ls -A "$T" | grep -q '^\.rescue\.img\.' && fail "a temporary is left"
+	mkdir "$T/dir.img"
+	mk -o "$T/dir.img" 2>"$T/stderr" && { fail "-o DIRECTORY succeeded"; return 1; }
+	[ "$(wc -l <"$T/stderr")" -eq 1 ] && grep -q "unable to write $T/dir.img" "$T/stderr" ||
+		{ fail "-o DIRECTORY:" "$(cat "$T/stderr")"; return 1; }
+	[ -z "$(ls -A "$T/dir.img")" ] || fail "something was written into $T/dir.img"
+}
+
+test_write_error_removes_the_temporary() {
+	mk_setup || return 1
+	mk -o "$T/rescue.img" && cp "$T/rescue.img" "$T/before" || return 1
+	# A file size limit of 256 KiB: the write fails with EFBIG midway.
+	(
+		ulimit -f 256
+		trap '' XFSZ
+		expect_failure "$T/new.img: .*File too large" "$T/new.img" mk
+	) || return 1
+	[ ! -e "$T/new.img" ] || { fail "a partial image is left"; return 1; }
+	(
+		ulimit -f 256
+		trap '' XFSZ
+		mk -o "$T/rescue.img" 2>/dev/null
+	) && { fail "a write past the file size limit succeeded"; return 1; }
+	cmp "$T/rescue.img" "$T/before" || { fail "the previous image changed"; return 1; }
+	expect_no_file_left "$T/new.img"
+}
+
+test_sigterm_removes_the_temporary() {
+	mk_setup || return 1
+	# zstd -19 takes about a second: long enough to be caught writing.
+	"$MKRESCUE" --init "$MK_INIT" --compress-level 19 -o "$T/rescue.img" &
+	local pid=$! i=0
+	while ! ls -A "$T" | grep -q '^\.rescue\.img\.' && [ $i -lt 200 ]; do
+		sleep 0.01; i=$((i + 1))
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	[ $? -eq 143 ] || { fail "mkrescue did not die of SIGTERM"; return 1; }
+	expect_no_file_left "$T/rescue.img"
+}
+
+test_help_and_man_page_name_every_option() {
+	mk_setup || return 1
+	"$MKRESCUE" --help >"$T/help" || { fail "--help failed"; return 1; }
+	"$MKRESCUE" --version | grep -q '^mkrescue ' || { fail "--version"; return 1; }
+	local opt
+	for opt in $(grep -oE -- '--[a-z][a-z0-9-]+' "$T/help" | sort -u); do
+		grep -qF -- "${opt//-/\\-}" "$TOP/rescue/mkrescue.8" ||
+			{ fail "$opt is not in rescue/mkrescue.8"; return 1; }
+	done
+	[ "$(grep -cE -- '^ +(-[a-z], )?--' "$T/help")" -ge 15 ] ||
+		fail "--help lists fewer than 15 options"
+}
