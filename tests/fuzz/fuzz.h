@@ -7,10 +7,12 @@
 #ifndef FUZZ_H
 #define FUZZ_H
 
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,6 +44,21 @@ static inline char *fuzz_part(const uint8_t **data, size_t *size, size_t max)
 	*data += sep ? len + 1 : len;
 	*size -= sep ? len + 1 : len;
 	return s;
+}
+
+/* The next part of the input, as the whole content of the file PATH. */
+static inline void fuzz_write_part(const char *path, const uint8_t **data,
+				   size_t *size, size_t max)
+{
+	char *value = fuzz_part(data, size, max);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		abort();
+	if (value && write(fd, value, strlen(value)) < 0)
+		abort();
+	close(fd);
+	free(value);
 }
 
 #endif

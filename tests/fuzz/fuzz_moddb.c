@@ -6,9 +6,7 @@
  * then an alias resolution by a name from the input and the pruned
  * indexes of what that ships.
  */
-#include <fcntl.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "fuzz.h"
 #include "mkrescue.h"
@@ -17,17 +15,10 @@ static char dir[] = "/tmp/fuzz_moddb.XXXXXX";
 
 static void put(const char *name, const uint8_t **data, size_t *size)
 {
-	char path[128], *value = fuzz_part(data, size, 1 << 16);
-	int fd;
+	char path[128];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		abort();
-	if (value && write(fd, value, strlen(value)) < 0)
-		abort();
-	close(fd);
-	free(value);
+	fuzz_write_part(path, data, size, 1 << 16);
 }
 
 static int ship(void *ctx, size_t mod)

@@ -5,10 +5,8 @@
  * it, in a /sys/class/block laid out in a temporary directory.  Parts:
  * disk dev, disk size, part dev, part size, part partition (0xff apart).
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "fuzz.h"
 #include "rescue-init.h"
@@ -39,17 +37,10 @@ static void setup(void)
 
 static void put(const char *dir, const char *attr, const uint8_t **data, size_t *size)
 {
-	char path[192], *value = fuzz_part(data, size, 4096);
-	int fd;
+	char path[192];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, attr);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		abort();
-	if (value && write(fd, value, strlen(value)) < 0)
-		abort();
-	close(fd);
-	free(value);
+	fuzz_write_part(path, data, size, 4096);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
