@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* main.c: rescue-init's boot sequence as PID 1; the only place deciding what is fatal. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rescue-init.h"
@@ -85,6 +87,20 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 		 deleted ? " (the initramfs is already deleted)" : "");
 }
 
+/*
+ * /init again after crash.c caught a fault: what the crashed PID 1 had
+ * started (its shell) goes, and the boot stops at the rescue shell.
+ */
+static void restart_after_crash(unsigned crashes)
+{
+	log_error("restarted after %u crash%s of PID 1: the rescue shell comes "
+		  "first", crashes, crashes > 1 ? "es" : "");
+	kill(-1, SIGKILL);	/* every process but PID 1 */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	cmd.brk = BREAK_PRE_MOUNT;
+}
+
 static void setup_modules(void)
 {
 	int err = modload_init(&cmd);
@@ -99,25 +115,35 @@ static void setup_modules(void)
 int main(int argc, char *argv[], char *envp[])
 {
 	char why[2048];
-	bool devtmpfs_ours;
+	bool devtmpfs_ours, kept;
+	unsigned crashes;
 	size_t i;
 	int err, console;
 
 	t_start = log_now_us();
 	if (getpid() != 1)
 		return tools_main(argc, argv);
+	crash_install(envp);
+	crashes = crash_count(envp);
 	shell_block_signals();
 	umask(022);
 
-	/* 1. /proc /sys /run /dev, the console, the log. */
-	err = mounts_early(&devtmpfs_ours, why, sizeof(why));
+	/* 1. /proc /sys /run /dev, the console, the log: once per boot. */
+	err = 0;
+	devtmpfs_ours = false;
+	kept = crashes && access("/proc/self", F_OK) == 0;
+	if (!kept)
+		err = mounts_early(&devtmpfs_ours, why, sizeof(why));
 	console = mounts_console();
 	log_open();
 	if (err)
 		log_error("%s", why);
-	log_info("mounted /proc /sys /run%s in %llu us",
-		 devtmpfs_ours ? " and devtmpfs on /dev" : "",
-		 (unsigned long long)(log_now_us() - t_start));
+	if (kept)
+		log_info("kept /proc /sys /run /dev of the PID 1 that crashed");
+	else
+		log_info("mounted /proc /sys /run%s in %llu us",
+			 devtmpfs_ours ? " and devtmpfs on /dev" : "",
+			 (unsigned long long)(log_now_us() - t_start));
 	if (console < 0)
 		log_error("unable to open /dev/console: %s", strerror(-console));
 	else if (console > 0)
@@ -132,6 +158,9 @@ int main(int argc, char *argv[], char *envp[])
 	log_set_quiet(cmd.quiet);
 	for (i = 0; i < cmd.nproblems; i++)
 		log_warn("%s", cmd.problems[i]);
+
+	if (crashes)
+		restart_after_crash(crashes);
 
 	/* 3. Uevents first, so that no device is missed; then modules. */
 	uevent_fd = uevent_open();

@@ -3,6 +3,7 @@
 #ifndef RESCUE_INIT_H
 #define RESCUE_INIT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -231,6 +232,11 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 int switchroot_run(const char *newroot, const char *init, char *const argv[],
 		   char *const envp[], const char *what, uint64_t t0,
 		   bool *root_deleted);
+
+/* crash.c */
+void crash_install(char *const envp[]);
+unsigned crash_count(char *const envp[]);
+void crash_unblock_set(sigset_t *set);
 
 /* shell.c */
 void shell_block_signals(void);

@@ -7,7 +7,7 @@
 RESCUE_INIT     = $(BUILD)/rescue-init
 RESCUE_OBJDIR   = $(BUILD)/obj/rescue-init
 # Listed one by one: mkrescue*.c in this directory are not ours.
-RESCUE_SRCS     = main.c log.c cmdline.c rootspec.c blkdev.c probe.c \
+RESCUE_SRCS     = main.c crash.c log.c cmdline.c rootspec.c blkdev.c probe.c \
 		  devtable.c uevent.c modindex.c modload.c mounts.c \
 		  rootfind.c rootmount.c switchroot.c shell.c tools.c
 RESCUE_OBJS     = $(addprefix $(RESCUE_OBJDIR)/,$(RESCUE_SRCS:.c=.o))

@@ -23,6 +23,7 @@ void shell_block_signals(void)
 	sigset_t all;
 
 	sigfillset(&all);
+	crash_unblock_set(&all);	/* a blocked fault kills, see crash.c */
 	sigprocmask(SIG_BLOCK, &all, NULL);
 }
 
@@ -88,6 +89,7 @@ static int wait_for(pid_t pid)
 	int status = 0, sig;
 
 	sigfillset(&all);
+	crash_unblock_set(&all);	/* those go to crash.c's handler */
 	for (;;) {
 		sig = sigwaitinfo(&all, &si);
 		if (sig == SIGCHLD) {
