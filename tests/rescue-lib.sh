@@ -136,6 +136,14 @@ vm_shell() {
 		--kernel "$BZIMAGE" "$@" || { show_log "$log" 40; return 1; }
 }
 
+# vm_steps APPEND: tests/vm-steps.exp with $T/steps, booting the image
+# $T/initrd on build/bzImage.
+vm_steps() {
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$VM_TIMEOUT" "$T/steps" \
+		--kernel "$BZIMAGE" --initrd "$T/initrd" --append "$1" ||
+		{ show_log "$T/console.log" 40; return 1; }
+}
+
 # The guest types "TEST" and "RESULT" apart, so the echo of the typed
 # line never looks like a result.
 result_cmd() { # case key expression [key expression]...

@@ -217,27 +217,12 @@ test_rescue_shell_orphans_are_reaped() {
 # busybox reboot (no -f) signals PID 1, which reboots: no panic.
 test_reboot_from_rescue_shell_without_force() {
 	make_image "$T/initrd" || return 1
-	cat >"$T/reboot.exp" <<'EOF2'
-set timeout [lindex $argv 0]
-log_user 0
-log_file -a -noappend [lindex $argv 1]
-spawn -noecho {*}[lrange $argv 2 end]
-expect {
-	-re {\(rescue\)[^\n]*# } {}
-	timeout { puts stderr "no rescue shell prompt"; exit 1 }
-	eof { puts stderr "the VM ended before the prompt"; exit 1 }
-}
-send -- "reboot\r"
-expect {
-	eof {}
-	timeout { puts stderr "the VM did not end after reboot"; exit 1 }
-}
-lassign [wait] pid spawnid os_error status
-exit $status
+	cat >"$T/steps" <<'EOF2'
+want \(rescue\)[^\n]*#\s
+send reboot
+end
 EOF2
-	expect -f "$T/reboot.exp" "$VM_TIMEOUT" "$T/console.log" "$RUN_VM" --timeout "$VM_TIMEOUT" \
-		--kernel "$BZIMAGE" --initrd "$T/initrd" --append "root=LABEL=nowhere" ||
-		{ show_log "$T/console.log"; return 1; }
+	vm_steps "root=LABEL=nowhere" || return 1
 	expect_log "$T/console.log" 'rescue: rebooting \(signal Terminated\)' "the reboot on SIGTERM" &&
 	expect_no_log "$T/console.log" 'Kernel panic' "panic"
 }
@@ -247,36 +232,18 @@ EOF2
 # the kernel delivers to init only because rescue-init handles it.
 test_crash_of_pid1_restarts_into_the_rescue_shell() {
 	make_image "$T/initrd" || return 1
-	cat >"$T/crash.exp" <<'EOF2'
-set timeout [lindex $argv 0]
-log_user 0
-log_file -a -noappend [lindex $argv 1]
-spawn -noecho {*}[lrange $argv 2 end]
-proc want {re what} {
-	expect {
-		-re $re {}
-		timeout { puts stderr "no $what"; exit 1 }
-		eof { puts stderr "the VM ended before $what"; exit 1 }
-	}
-}
-want {\(rescue\)[^\n]*# } "rescue shell prompt"
-send -- "kill -SEGV 1\r"
-want {restarted after 1 crash of PID 1} "restart after the crash"
-want {exit continues the boot} "rescue shell hint after the restart"
-want {\(rescue\)[^\n]*# } "prompt after the restart"
-send -- "printf '%s %s: crash %s\\n' TEST RESULT \$(tr '\\0' '\\n' </proc/1/environ | grep RESCUE_CRASHED)\r"
-want {TEST RESULT: crash} "the result line"
-send -- "reboot -f\r"
-expect {
-	eof {}
-	timeout { puts stderr "the VM did not end after reboot -f"; exit 1 }
-}
-lassign [wait] pid spawnid os_error status
-exit $status
+	cat >"$T/steps" <<'EOF2'
+want \(rescue\)[^\n]*#\s
+send kill -SEGV 1
+want restarted after 1 crash of PID 1
+want exit continues the boot
+want \(rescue\)[^\n]*#\s
+send printf '%s %s: crash %s\n' TEST RESULT $(tr '\0' '\n' </proc/1/environ | grep RESCUE_CRASHED)
+want TEST RESULT: crash
+send reboot -f
+end
 EOF2
-	expect -f "$T/crash.exp" "$VM_TIMEOUT" "$T/console.log" "$RUN_VM" --timeout "$VM_TIMEOUT" \
-		--kernel "$BZIMAGE" --initrd "$T/initrd" --append "root=LABEL=nowhere" ||
-		{ show_log "$T/console.log"; return 1; }
+	vm_steps "root=LABEL=nowhere" || return 1
 	expect_log "$T/console.log" 'rescue: PID 1 crashed \(signal 11\); restarting /init into the rescue shell' \
 		"the crash line" &&
 	expect_log "$T/console.log" 'TEST RESULT: crash RESCUE_CRASHED=1$' "the restarted PID 1" &&
