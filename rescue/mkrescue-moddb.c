@@ -46,14 +46,17 @@ static char *moddb_name_of(const char *path)
 	return name;
 }
 
+/* What separates the words of an index line. */
+#define MODDB_BLANKS	" \t"
+
 /* Splits LINE at blanks in place; returns the number of words, at most MAX. */
 static size_t moddb_words(char *line, char **words, size_t max)
 {
 	size_t n = 0;
 	char *save, *w;
 
-	for (w = strtok_r(line, " \t", &save); w && n < max;
-	     w = strtok_r(NULL, " \t", &save))
+	for (w = strtok_r(line, MODDB_BLANKS, &save); w && n < max;
+	     w = strtok_r(NULL, MODDB_BLANKS, &save))
 		words[n++] = w;
 	return n;
 }
@@ -69,7 +72,7 @@ static int moddb_lines(struct moddb *db, struct buf *b,
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		line += strspn(line, " \t");
+		line += strspn(line, MODDB_BLANKS);
 		if (*line && *line != '#')
 			err = fn(db, line);
 	}
@@ -119,8 +122,9 @@ static int moddb_parse_dep(struct moddb *db, char *line)
 		return -ENOMEM;
 	m = &db->mods[db->nmods];
 	*m = (struct moddb_module){ .path = line };
+	/* At most one more word than blanks, as moddb_words() splits. */
 	for (p = colon + 1; *p; p++)
-		words += *p == ' ';
+		words += strchr(MODDB_BLANKS, *p) != NULL;
 	db->dep_paths[db->nmods] = calloc(words, sizeof(char *));
 	m->deps = calloc(words, sizeof(*m->deps));
 	m->name = moddb_name_of(line);

@@ -4,6 +4,7 @@
  * (tests/fuzz/fuzz_moddb.c): a kernel without modules.builtin, and an
  * empty file list, once passed NULL to qsort() and bsearch(), which is
  * undefined behaviour (UBSan: "null pointer passed as argument 1").
+ * And a modules.dep with tabs between the dependencies.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,6 +85,23 @@ static void empty_dep_file(void **state)
 	moddb_free(db);
 }
 
+/* Dependencies split by tabs were counted by spaces, and the last lost. */
+static void tab_separated_deps(void **state)
+{
+	struct moddb *db;
+	ssize_t a;
+
+	(void)state;
+	put("modules.dep", "kernel/a.ko:\tkernel/b.ko\tkernel/c.ko\n"
+	    "kernel/b.ko:\nkernel/c.ko:\n");
+	put("modules.builtin", "");
+	assert_int_equal(moddb_load(&db, dir), 0);
+	a = moddb_find(db, "a");
+	assert_true(a >= 0);
+	assert_int_equal(moddb_module(db, (size_t)a)->ndeps, 2);
+	moddb_free(db);
+}
+
 static void empty_list_finishes(void **state)
 {
 	struct list l = { 0 };
@@ -99,6 +117,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(no_builtin_file),
 		cmocka_unit_test(empty_dep_file),
+		cmocka_unit_test(tab_separated_deps),
 		cmocka_unit_test(empty_list_finishes),
 	};
 
