@@ -175,7 +175,9 @@ void modload_fs(const char *fstype)
 	char alias[64], *fs = NULL, *p;
 	size_t len = strlen(fstype);
 
-	if (!modules_active || read_file("/proc/filesystems", &fs) || !fs)
+	/* strstr(p, "") never moves p: the loop below would never end. */
+	if (!modules_active || !*fstype ||
+	    read_file("/proc/filesystems", &fs) || !fs)
 		goto out;
 	for (p = fs; (p = strstr(p, fstype)); p += len)
 		if (p > fs && (p[-1] == '\t' || p[-1] == ' ') &&
