@@ -88,7 +88,7 @@ static void crashed(int sig)
 }
 
 /* How many times PID 1 crashed before this start; 0 normally. */
-unsigned crash_count(char *const envp[])
+static unsigned crash_count(char *const envp[])
 {
 	for (; envp && *envp; envp++)
 		if (!strncmp(*envp, CRASH_ENV, strlen(CRASH_ENV)))
@@ -105,7 +105,8 @@ void crash_unblock_set(sigset_t *set)
 		sigdelset(set, crash_signals[i]);
 }
 
-void crash_install(char *const envp[])
+/* Catch the faults; returns how many crashes came before this start. */
+unsigned crash_install(char *const envp[])
 {
 	stack_t ss = { .ss_sp = crash_stack, .ss_size = sizeof(crash_stack) };
 	struct sigaction sa;
@@ -119,4 +120,5 @@ void crash_install(char *const envp[])
 	sigaltstack(&ss, NULL);
 	for (i = 0; i < ARRAY_SIZE(crash_signals); i++)
 		sigaction(crash_signals[i], &sa, NULL);
+	return crashes;
 }

@@ -123,8 +123,7 @@ int main(int argc, char *argv[], char *envp[])
 	t_start = log_now_us();
 	if (getpid() != 1)
 		return tools_main(argc, argv);
-	crash_install(envp);
-	crashes = crash_count(envp);
+	crashes = crash_install(envp);
 	shell_block_signals();
 	umask(022);
 

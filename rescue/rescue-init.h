@@ -234,8 +234,7 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 		   bool *root_deleted);
 
 /* crash.c */
-void crash_install(char *const envp[]);
-unsigned crash_count(char *const envp[]);
+unsigned crash_install(char *const envp[]);
 void crash_unblock_set(sigset_t *set);
 
 /* shell.c */
