@@ -76,10 +76,6 @@ hot_add_disk() { # img
 		{ fail "the monitor refused the hot-add:" "$(cat "$T/monitor.log")"; return 1; }
 }
 
-printk_s() { # log regex: printk time of the first matching line
-	tr -d '\r' <"$1" | grep -E -m1 -- "$2" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'
-}
-
 # ---- a root that appears late -----------------------------------------
 
 # rootwait: the disk added seconds after boot is found through its
@@ -103,8 +99,8 @@ test_hot_added_root_is_found_with_rootwait() {
 	expect_field "$T/console.log" root mode ro &&
 	expect_exec_line /sbin/init /dev/sdb ext4 ro &&
 	expect_disks_unchanged || return 1
-	seen=$(printk_s "$T/console.log" '\[sdb\]')
-	mounted=$(printk_s "$T/console.log" 'rescue: mounted /dev/sdb ')
+	seen=$(printk_time "$T/console.log" '\[sdb\]')
+	mounted=$(printk_time "$T/console.log" 'rescue: mounted /dev/sdb ')
 	note "hot-add: the kernel saw sdb at ${seen} s, rescue-init mounted it at ${mounted} s:" \
 		"$(awk -v a="$seen" -v b="$mounted" 'BEGIN { printf "%.1f", (b - a) * 1000 }') ms"
 }

@@ -65,6 +65,12 @@ expect_no_log() { # log regex description
 	fi
 }
 
+# printk time (s) of the first console line matching REGEX, or empty.
+printk_time() { # log regex
+	tr -d '\r' <"$1" | grep -E -m1 -- "$2" |
+		sed -n 's/^[^[]*\[ *\([0-9]*\.[0-9]*\)\].*/\1/p'
+}
+
 # boot_vm LOG [run-vm options]: boot, and fail unless the guest finished.
 boot_vm() {
 	local log=$1 status
