@@ -25,7 +25,7 @@ PKGDATADIR     ?= $(PREFIX)/share/devtmpfs-rescue
 MANDIR         ?= $(PREFIX)/share/man
 DRACUTMODDIR   ?= /usr/lib/dracut/modules.d
 
-# Compiler settings shared by the C parts (rescue/*.mk).
+# Compiler settings shared by the C parts (rescue/*/*.mk).
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Werror
@@ -48,8 +48,10 @@ CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 
 all: kernel image
 
-# The C parts: rescue-init, mkrescue, their unit tests, the layout generator.
-include $(sort $(wildcard rescue/*.mk qemu/*.mk))
+# The C parts: what both programs share first, then rescue-init,
+# mkrescue, the layout generator, the unit tests, fuzzers and lint.
+include rescue/lib/lib.mk rescue/init/init.mk rescue/mkrescue/mkrescue.mk
+include $(sort $(wildcard qemu/*.mk tests/*.mk tests/*/*.mk))
 
 # Installs whatever of DEPS_PACKAGES is missing; a no-op otherwise.
 deps:
@@ -130,9 +132,9 @@ install: $(BUILD)/rescue-init
 		MKRESCUE_MODULE_LIST=$(PKGDATADIR)/modules.list $(BUILD)/install/mkrescue
 	install -D -m 0755 $(BUILD)/rescue-init $(DESTDIR)$(PKGLIBDIR)/rescue-init
 	install -D -m 0755 $(BUILD)/install/mkrescue $(DESTDIR)$(SBINDIR)/mkrescue
-	install -D -m 0644 rescue/modules.list $(DESTDIR)$(PKGDATADIR)/modules.list
-	install -D -m 0644 rescue/rescue-init.8 $(DESTDIR)$(MANDIR)/man8/rescue-init.8
-	install -D -m 0644 rescue/mkrescue.8 $(DESTDIR)$(MANDIR)/man8/mkrescue.8
+	install -D -m 0644 rescue/mkrescue/modules.list $(DESTDIR)$(PKGDATADIR)/modules.list
+	install -D -m 0644 rescue/init/rescue-init.8 $(DESTDIR)$(MANDIR)/man8/rescue-init.8
+	install -D -m 0644 rescue/mkrescue/mkrescue.8 $(DESTDIR)$(MANDIR)/man8/mkrescue.8
 	install -d $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue
 	sed -e 's|@RESCUE_INIT@|$(PKGLIBDIR)/rescue-init|' \
 	    -e 's|@MODULE_LIST@|$(PKGDATADIR)/modules.list|' \

@@ -16,7 +16,7 @@ dracut_cache_key() {
 	{
 		stock_kernel_version
 		cat "$BUILD/rescue-init" "$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" \
-			"$TOP/rescue/modules.list" "$TOP/Makefile"
+			"$TOP/rescue/mkrescue/modules.list" "$TOP/Makefile"
 	} | sha256sum | cut -c1-16
 }
 DRACUT_CACHE=$DRACUT_CACHE_TOP/$(dracut_cache_key 2>/dev/null)

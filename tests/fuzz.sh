@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/fuzz.sh: a bounded libFuzzer run (FUZZ_RUNS, default 20000
-# executions) of each harness of rescue/fuzz.mk, from its seed corpus.
+# executions) of each harness of tests/fuzz/fuzz.mk, from its seed corpus.
 # A crash, a leak or undefined behaviour fails the test with the input
 # that caused it and the sanitizer's report.  `make fuzz FUZZ_RUNS=N`
 # runs the same outside make check.

@@ -5,11 +5,11 @@
 # why, never by lowering the level here.
 
 lint_sources() {
-	ls "$TOP"/rescue/*.c "$TOP"/qemu/*.c "$TOP"/tests/fuzz/*.c
+	ls "$TOP"/rescue/*/*.c "$TOP"/tests/fixtures/*.c "$TOP"/qemu/*.c "$TOP"/tests/fuzz/*.c
 }
 
 lint_cflags() {
-	echo "-std=gnu11 -D_GNU_SOURCE -I$TOP/rescue -I$TOP/tests/fuzz" \
+	echo "-std=gnu11 -D_GNU_SOURCE -I$TOP/rescue/init -I$TOP/rescue/mkrescue -I$TOP/rescue/lib -I$TOP/tests/fuzz" \
 		"$(pkg-config --cflags blkid libarchive)"
 }
 
@@ -21,7 +21,7 @@ test_cppcheck_finds_nothing() {
 	# shellcheck disable=SC2046
 	out=$(cppcheck -q --enable=warning,style,performance,portability \
 		--suppress=variableScope --inline-suppr --error-exitcode=1 \
-		-D_GNU_SOURCE --std=c11 -I "$TOP/rescue" $(lint_sources) 2>&1) ||
+		-D_GNU_SOURCE --std=c11 -I "$TOP/rescue/init" -I "$TOP/rescue/mkrescue" -I "$TOP/rescue/lib" $(lint_sources) 2>&1) ||
 		{ fail "cppcheck:" "$out"; return 1; }
 	note "cppcheck: $(lint_sources | wc -l) files, no finding"
 }

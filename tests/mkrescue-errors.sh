@@ -127,8 +127,8 @@ test_help_and_man_page_name_every_option() {
 	"$MKRESCUE" --version | grep -q '^mkrescue ' || { fail "--version"; return 1; }
 	local opt
 	for opt in $(grep -oE -- '--[a-z][a-z0-9-]+' "$T/help" | sort -u); do
-		grep -qF -- "${opt//-/\\-}" "$TOP/rescue/mkrescue.8" ||
-			{ fail "$opt is not in rescue/mkrescue.8"; return 1; }
+		grep -qF -- "${opt//-/\\-}" "$TOP/rescue/mkrescue/mkrescue.8" ||
+			{ fail "$opt is not in rescue/mkrescue/mkrescue.8"; return 1; }
 	done
 	[ "$(grep -cE -- '^ +(-[a-z], )?--' "$T/help")" -ge 15 ] ||
 		fail "--help lists fewer than 15 options"

@@ -208,7 +208,7 @@ test_stock_kernel_image_ships_storage_and_fs_modules() {
 		fail "unrelated modules shipped:" "$(head "$T/unrelated")"
 		return 1
 	fi
-	# rescue/modules.list names 24 modules; with their dependencies and
+	# rescue/mkrescue/modules.list names 24 modules; with their dependencies and
 	# soft dependencies they are 59 on Debian's 6.1.  90 leaves room for a
 	# kernel that splits its drivers further, while any sound, graphics or
 	# network stack pulled in by mistake (each dozens of modules) exceeds it.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/unit.sh: rescue-init's cmocka unit tests (built with ASan and
-# UBSan by rescue/rescue.mk), one test per binary, so that they count in
+# UBSan by tests/unit/unit.mk), one test per binary, so that they count in
 # the one summary of `make check`.
 
 UNIT=$BUILD/tests/unit

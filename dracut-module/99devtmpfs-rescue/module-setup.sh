@@ -31,7 +31,7 @@ depends() {
 }
 
 # called by dracut: the block, bus and filesystem drivers of
-# rescue/modules.list; instmods applies dracut's hostonly rules, so a
+# rescue/mkrescue/modules.list; instmods applies dracut's hostonly rules, so a
 # hostonly image only gets those the host uses.
 installkernel() {
     local list mods

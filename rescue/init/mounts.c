@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "readfile.h"
 #include "rescue-init.h"
 
 /* mountinfo's octal escapes (\040 for a blank), decoded in place. */
@@ -32,26 +33,7 @@ static void unescape_octal(char *s)
 /* A small /proc file into buf, NUL-terminated, without stdio. */
 int mounts_read_proc(const char *path, char *buf, size_t size)
 {
-	size_t len = 0;
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (len + 1 < size) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : 0;
-			break;
-		}
-		len += n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return err;
+	return readfile_into(path, buf, size, NULL);
 }
 
 /* The next blank-separated field of *p, NUL-terminated in place. */

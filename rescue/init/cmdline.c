@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "readfile.h"
 #include "rescue-init.h"
 
 static char *skip_spaces(char *s)
@@ -222,29 +223,13 @@ void cmdline_parse(char *buf, struct cmdline *c)
 
 int cmdline_read(const char *path, char *buf, size_t size)
 {
-	ssize_t n;
-	size_t len = 0;
-	int fd, err = 0;
+	size_t len;
+	int err = readfile_into(path, buf, size, &len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (len < size - 1) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	close(fd);
 	while (len > 0 && buf[len - 1] == '\n')
 		len--;
-	buf[len] = '\0';
+	if (size > 0)
+		buf[len] = '\0';
 	return err;
 }
 

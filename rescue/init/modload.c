@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <linux/module.h>
 
+#include "readfile.h"
 #include "rescue-init.h"
 
 #define SYSFS_DEPTH_MAX	32
@@ -24,41 +25,12 @@ static char *files[4];
 static bool modules_active;
 static unsigned modules_loaded;
 
+/* Index files of a few MB at most; /proc/filesystems a few KB. */
+#define INDEX_MAX	(256u << 20)
+
 static int read_file(const char *path, char **out)
 {
-	struct stat st;
-	size_t len = 0;
-	ssize_t n;
-	char *buf;
-	int fd, err = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (len < (size_t)st.st_size) {
-		n = read(fd, buf + len, (size_t)st.st_size - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : 0;
-			break;
-		}
-		len += n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	return err;
+	return readfile_alloc(path, INDEX_MAX, out, NULL);
 }
 
 static int read_index(const char *name, char **out)

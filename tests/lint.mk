@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# rescue/lint.mk: `make lint`: cppcheck and clang-tidy over the C of
+# tests/lint.mk: `make lint`: cppcheck and clang-tidy over the C of
 # rescue/, qemu/ and tests/fuzz/ with zero findings (tests/lint.sh, the
 # test group "lint" of make check; the levels are chosen and argued
 # there and in .clang-tidy), and checkpatch.pl --strict over the kernel

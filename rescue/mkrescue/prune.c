@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "mkrescue.h"
-#include "mkrescue-moddb.h"
+#include "moddb.h"
 
 /*
  * Each file keeps the lines of shipped modules only, in depmod's order:

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mkrescue.h"
-#include "mkrescue-moddb.h"
+#include "moddb.h"
 
 /*
  * The text files depmod writes, parsed in place.  Module names are

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# rescue/fuzz.mk: libFuzzer harnesses (tests/fuzz/fuzz_*.c) for every
+# tests/fuzz/fuzz.mk: libFuzzer harnesses (tests/fuzz/fuzz_*.c) for every
 # parser of outside input in rescue-init and mkrescue, built with clang's
 # -fsanitize=fuzzer,address,undefined, and `make fuzz`, which runs each
 # for FUZZ_RUNS executions from its seed corpus (tests/fuzz/corpus/NAME).
@@ -9,21 +9,24 @@
 FUZZ_CC       ?= clang
 FUZZ_RUNS     ?= 20000
 FUZZ_DIR       = $(BUILD)/fuzz
-FUZZ_CFLAGS    = -std=gnu11 -g -O1 -D_GNU_SOURCE -Irescue -Itests/fuzz \
+FUZZ_CFLAGS    = -std=gnu11 -g -O1 -D_GNU_SOURCE -Irescue/init -Irescue/mkrescue \
+		 -Irescue/lib -Itests/fuzz \
 		 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer -Wall -Wextra -Werror \
 		 $(BLKID_CFLAGS) $(MKRESCUE_CFLAGS)
 FUZZ_TARGETS   = cmdline rootspec uevent modindex mountinfo devtable sysfs \
 		 moddb include
-fuzz_cmdline_SRCS   = cmdline.c
-fuzz_rootspec_SRCS  = rootspec.c
-fuzz_uevent_SRCS    = uevent.c
-fuzz_modindex_SRCS  = modindex.c
-fuzz_mountinfo_SRCS = mounts.c log.c
-fuzz_devtable_SRCS  = devtable.c
-fuzz_sysfs_SRCS     = blkdev.c
-fuzz_moddb_SRCS     = mkrescue-moddb.c mkrescue-prune.c mkrescue-buf.c mkrescue-msg.c
-fuzz_include_SRCS   = mkrescue-include.c mkrescue-list.c mkrescue-buf.c mkrescue-msg.c
+fuzz_cmdline_SRCS   = init/cmdline.c lib/readfile.c
+fuzz_rootspec_SRCS  = init/rootspec.c
+fuzz_uevent_SRCS    = init/uevent.c
+fuzz_modindex_SRCS  = init/modindex.c
+fuzz_mountinfo_SRCS = init/mounts.c init/log.c lib/readfile.c
+fuzz_devtable_SRCS  = init/devtable.c
+fuzz_sysfs_SRCS     = init/blkdev.c
+fuzz_moddb_SRCS     = mkrescue/moddb.c mkrescue/prune.c mkrescue/buf.c \
+		      mkrescue/msg.c
+fuzz_include_SRCS   = mkrescue/include.c mkrescue/list.c mkrescue/buf.c \
+		      mkrescue/msg.c
 FUZZ_BINS      = $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 
 DEPS_PACKAGES += clang libclang-rt-14-dev
@@ -46,7 +49,7 @@ fuzz: $(FUZZ_BINS)
 
 define fuzz_rule
 $(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h \
-		$(addprefix rescue/,$(fuzz_$(1)_SRCS)) $(wildcard rescue/*.h)
+		$(addprefix rescue/,$(fuzz_$(1)_SRCS)) $(wildcard rescue/*/*.h)
 	@mkdir -p $$(@D)
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@.tmp $$< $$(addprefix rescue/,$$(fuzz_$(1)_SRCS))
 	mv $$@.tmp $$@
