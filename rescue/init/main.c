@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
+#include "storage.h"
 
 #define HINT_FAILED	"rescue-ls lists block devices, rescue-mount mounts " \
 			"the root, exit retries the boot"
@@ -167,6 +168,7 @@ int main(int argc, char *argv[], char *envp[])
 		log_warn("unable to open the uevent socket: %s; not waiting "
 			 "for devices", strerror(-uevent_fd));
 	setup_modules();
+	storage_init(&cmd);
 	probe_init_filesystems();
 
 	if (cmd.brk == BREAK_PRE_MOUNT)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
+#include "storage.h"
 
 /*
  * The filesystems this kernel can mount, by libblkid's names: the boot
@@ -38,7 +39,10 @@ static void add_fs(const char *name)
 	}
 }
 
-/* From /proc/filesystems, and fs-* aliases when there are modules. */
+/*
+ * From /proc/filesystems, fs-* aliases when there are modules, and the
+ * signatures of the storage layers that are on (after storage_init()).
+ */
 void probe_init_filesystems(void)
 {
 	char fs[4096], *line, *nl;
@@ -53,6 +57,7 @@ void probe_init_filesystems(void)
 			add_fs(line + strspn(line, " \t"));
 	}
 	modload_filesystems(add_fs);
+	storage_probe_types(add_fs);
 	probe_fs[probe_fs_count] = NULL;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rescue-init.h"
+#include "storage.h"
 
 #define CLASS_BLOCK	"/sys/class/block"
 
@@ -43,6 +44,7 @@ static void handle(struct blklist *l, const struct uevent *ev, unsigned needs)
 			*p = '!';
 	if (!strcmp(ev->action, "remove")) {
 		blk_remove(l, name);
+		storage_removed(name);
 		return;
 	}
 	if (strcmp(ev->action, "add") && strcmp(ev->action, "change"))
@@ -58,6 +60,29 @@ static void handle(struct blklist *l, const struct uevent *ev, unsigned needs)
 	log_debug("uevent %s %s (%u:%u)", ev->action, l->dev[i].node,
 		  l->dev[i].major, l->dev[i].minor);
 	probe_device(l, (size_t)i, needs);
+	storage_device(&l->dev[i]);
+}
+
+/* Probe every device for what spec needs, and offer each to the layers. */
+static void probe_and_offer(struct blklist *l, unsigned needs)
+{
+	size_t i;
+
+	probe_all(l, needs);
+	for (i = 0; i < l->n; i++)
+		storage_device(&l->dev[i]);
+}
+
+/* Whether spec matches now: once, or ambiguously (an error to report). */
+static bool matched(const struct rootspec *spec, const struct blklist *l)
+{
+	size_t found, other;
+	int r;
+
+	if (!spec)
+		return false;
+	r = rootspec_match(spec, l->dev, l->n, &found, &other);
+	return r == 0 || r == -ENOTUNIQ;
 }
 
 /*
@@ -72,7 +97,6 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 	uint64_t now, next_note = start_us + PROGRESS_EVERY_S * 1000000ULL;
 	struct pollfd pfd = { .fd = ufd, .events = POLLIN };
 	struct uevent ev;
-	size_t found, other;
 	int r, timeout;
 
 	if (ufd < 0)
@@ -81,12 +105,8 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 		r = uevent_receive(ufd, buf, sizeof(buf), &ev);
 		if (r == 0) {
 			handle(l, &ev, needs);
-			if (spec) {
-				r = rootspec_match(spec, l->dev, l->n, &found,
-						   &other);
-				if (r == 0 || r == -ENOTUNIQ)
-					return 1;
-			}
+			if (matched(spec, l))
+				return 1;
 			continue;
 		}
 		if (r == -ENOBUFS) {
@@ -94,13 +114,9 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 			log_debug("uevents were lost; enumerating again");
 			blk_free(l);
 			blk_enumerate(l, CLASS_BLOCK);
-			probe_all(l, needs);
-			if (spec) {
-				r = rootspec_match(spec, l->dev, l->n, &found,
-						   &other);
-				if (r == 0 || r == -ENOTUNIQ)
-					return 1;
-			}
+			probe_and_offer(l, needs);
+			if (matched(spec, l))
+				return 1;
 			continue;
 		}
 		if (r != -EAGAIN)
@@ -147,7 +163,7 @@ int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 	err = blk_enumerate(l, CLASS_BLOCK);
 	if (err)
 		log_warn("unable to read %s: %s", CLASS_BLOCK, strerror(-err));
-	probe_all(l, needs);
+	probe_and_offer(l, needs);
 	events(l, ufd, 0, spec, needs, log_now_us());	/* already queued */
 	err = rootspec_match(spec, l->dev, l->n, &res->index, &res->other);
 	if ((err == -ENODEV || err == -ENXIO) && wait_s > 0 && ufd >= 0) {
@@ -159,6 +175,15 @@ int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 		if (err == 0)
 			log_info("root %s appeared after %llu us of waiting",
 				 spec->text, (unsigned long long)res->waited_us);
+	}
+	if ((err == -ENODEV || err == -ENXIO) && ufd >= 0 && storage_settle() > 0) {
+		/* Degraded arrays and the like: their devices come as uevents. */
+		start = log_now_us();
+		events(l, ufd, start + STORAGE_SETTLE_WAIT_S * 1000000ULL, spec,
+		       needs, start);
+		res->waited_us += log_now_us() - start;
+		err = rootspec_match(spec, l->dev, l->n, &res->index,
+				     &res->other);
 	}
 	res->probed = 0;
 	for (size_t i = 0; i < l->n; i++)

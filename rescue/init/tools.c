@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
+#include "storage.h"
 
 enum tool { TOOL_NONE, TOOL_LS, TOOL_MOUNT, TOOL_HELP };
 
@@ -70,6 +71,7 @@ void tools_print_table(struct blklist *l, devtable_line_fn *fn, void *ctx)
 		blk_enumerate(l, "/sys/class/block");
 	probe_all(l, PROBE_ALL | PROBE_FULL);
 	devtable_format(l->dev, l->n, fn, ctx);
+	storage_report(fn, ctx);
 }
 
 static void print_line(void *ctx, const char *line)

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * storage.c: the storage-layer step: every probed block device is
+ * offered to the layers that are on for this boot; the first that
+ * claims it gets it.  See storage.h for what a layer implements.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "storage.h"
+
+/*
+ * The layers, lowest first: md below dm-crypt below LVM, as Debian's
+ * "encrypted LVM" and RAID installs stack them.  None yet: the step is
+ * in place for them (rescue/init/storage-NAME.c each).
+ */
+static const struct storage_layer *const layers[] = {
+	NULL,
+};
+
+static bool active[ARRAY_SIZE(layers)];
+
+/* Which layers are on: those the command line does not turn off. */
+void storage_init(const struct cmdline *c)
+{
+	size_t i;
+
+	for (i = 0; layers[i]; i++) {
+		active[i] = !layers[i]->disabled || !layers[i]->disabled(c);
+		if (!active[i])
+			log_info("storage: %s is off for this boot",
+				 layers[i]->name);
+	}
+}
+
+size_t storage_active(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; layers[i]; i++)
+		n += active[i];
+	return n;
+}
+
+/* The signatures the active layers need the probe to recognise. */
+void storage_probe_types(void (*add)(const char *type))
+{
+	const char *const *t;
+	size_t i;
+
+	for (i = 0; layers[i]; i++)
+		for (t = layers[i]->types; active[i] && t && *t; t++)
+			add(*t);
+}
+
+/* A device was probed: the first active layer that claims it adds it. */
+void storage_device(const struct blkdev *d)
+{
+	size_t i;
+	int err;
+
+	if (!d->sb_probed || !d->type[0])
+		return;
+	for (i = 0; layers[i]; i++) {
+		if (!active[i] || !layers[i]->claims(d))
+			continue;
+		log_debug("storage: %s claims %s (%s)", layers[i]->name,
+			  d->node, d->type);
+		err = layers[i]->add(d);
+		if (err)
+			log_debug("storage: %s did not take %s: %s",
+				  layers[i]->name, d->node, strerror(-err));
+		return;
+	}
+}
+
+void storage_removed(const char *name)
+{
+	size_t i;
+
+	for (i = 0; layers[i]; i++)
+		if (active[i] && layers[i]->remove)
+			layers[i]->remove(name);
+}
+
+/* The root is late: let each layer start what it can incomplete. */
+int storage_settle(void)
+{
+	size_t i;
+	int n = 0, r;
+
+	for (i = 0; layers[i]; i++) {
+		if (!active[i] || !layers[i]->settle)
+			continue;
+		r = layers[i]->settle();
+		if (r > 0)
+			n += r;
+	}
+	return n;
+}
+
+void storage_report(devtable_line_fn *fn, void *ctx)
+{
+	size_t i;
+
+	for (i = 0; layers[i]; i++)
+		if (active[i] && layers[i]->report)
+			layers[i]->report(fn, ctx);
+}

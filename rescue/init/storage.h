@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * storage.h: the storage-layer step of rescue-init's boot, between
+ * finding block devices and matching root=.
+ *
+ * A storage layer turns block devices into other block devices: md
+ * assembles arrays from their members, dm-crypt opens LUKS containers,
+ * LVM activates logical volumes, btrfs registers every device of a
+ * multi-device filesystem.  The root can only be matched once the
+ * layers below it have made their devices, and those appear as new
+ * block devices with uevents, like any disk: so a layer only reacts to
+ * devices (claim, add, remove) and never polls or sleeps.
+ *
+ * A new layer is one file, rescue/init/storage-NAME.c, defining a
+ * const struct storage_layer, listed in storage.c's table.
+ */
+#ifndef RESCUE_STORAGE_H
+#define RESCUE_STORAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rescue-init.h"
+
+struct storage_layer {
+	const char *name;		/* "md", "luks", "lvm", "btrfs" */
+	/*
+	 * libblkid TYPE names of the signatures it claims, NULL-ended;
+	 * the boot's probe looks for them beside the kernel's filesystems.
+	 */
+	const char *const *types;
+	/* Off for this boot (rd.md=0, rd.luks=0, ...)?  NULL: always on. */
+	bool (*disabled)(const struct cmdline *c);
+	/* Whether d (probed, TYPE and UUID known) is one of its members. */
+	bool (*claims)(const struct blkdev *d);
+	/*
+	 * A claimed device is there: assemble, open or activate what it
+	 * completes.  0, or -errno after logging the one line that says
+	 * which device and why; the boot goes on either way.
+	 */
+	int (*add)(const struct blkdev *d);
+	/* A device of that name went away (it may not have been claimed). */
+	void (*remove)(const char *name);
+	/*
+	 * The root wait ended without the root: start what can run
+	 * incomplete (a degraded array), saying what is missing.  Returns
+	 * how many devices it started, which will come as uevents.
+	 */
+	int (*settle)(void);
+	/* What it made and what it still misses, one line each. */
+	void (*report)(devtable_line_fn *fn, void *ctx);
+};
+
+/* How long the root wait goes on for what settle() started. */
+#define STORAGE_SETTLE_WAIT_S	5
+
+void storage_init(const struct cmdline *c);
+void storage_probe_types(void (*add)(const char *type));
+void storage_device(const struct blkdev *d);
+void storage_removed(const char *name);
+int storage_settle(void);
+void storage_report(devtable_line_fn *fn, void *ctx);
+size_t storage_active(void);
+
+#endif
