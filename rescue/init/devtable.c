@@ -35,22 +35,65 @@ void devtable_human_size(uint64_t bytes, char *buf, size_t size)
 		snprintf(buf, size, "%" PRIu64 "%c", whole, units[u]);
 }
 
-/* A cell: "-" when empty, blanks and controls as \xHH like udev. */
+/*
+ * Length of the UTF-8 sequence at s if it encodes a character that is
+ * safe to print on a console, else 0.  Refused: malformed, overlong and
+ * surrogate sequences, the C1 controls U+0080..U+009F (a raw 0x9b is
+ * CSI on many terminals, and so is its two-byte form on some), and the
+ * invisible direction overrides U+202A..U+202E, U+2066..U+2069.
+ */
+static size_t printable_utf8(const unsigned char *s)
+{
+	static const unsigned smallest[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	unsigned cp, i, len;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	cp = s[0] & (0x7fu >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < smallest[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp <= 0x9f || (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069))
+		return 0;
+	return len;
+}
+
+/*
+ * A cell: "-" when empty; printable ASCII and printable UTF-8 as they
+ * are; blanks, backslashes, every control byte and every byte of a sequence
+ * that is not printable UTF-8 as \xHH, like udev's encoding, so that
+ * no disk label can move the cursor or recolour the console.
+ */
 static void cell(const char *s, char *buf, size_t size)
 {
-	size_t n = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0, len;
 
 	if (!s || !*s) {
 		snprintf(buf, size, "-");
 		return;
 	}
-	for (; *s && n + 5 < size; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c <= ' ' || c == 0x7f || c == '\\')
-			n += snprintf(buf + n, size - n, "\\x%02x", c);
-		else
-			buf[n++] = (char)c;
+	while (*p && n + 5 < size) {
+		if (*p > ' ' && *p < 0x7f && *p != '\\') {
+			buf[n++] = (char)*p++;
+		} else if (*p >= 0x80 && (len = printable_utf8(p)) &&
+			   n + len + 1 < size) {
+			memcpy(buf + n, p, len);
+			n += len;
+			p += len;
+		} else {
+			n += snprintf(buf + n, size - n, "\\x%02x", *p++);
+		}
 	}
 	buf[n] = '\0';
 }

@@ -74,6 +74,52 @@ static void table_is_aligned_with_dashes(void **state)
 	assert_int_equal(col - lines[0], strstr(lines[2], "rescue-root") - lines[2]);
 }
 
+/* The cell of a one-device table's LABEL column, by the row's layout. */
+static const char *label_cell(const char *label)
+{
+	static char out[600];
+	struct blkdev d = { .name = "vda", .sectors = 8 };
+	const char *p;
+
+	snprintf(d.label, sizeof(d.label), "%s", label);
+	strcpy(d.type, "ext4");
+	nlines = 0;
+	devtable_format(&d, 1, collect, NULL);
+	assert_int_equal(nlines, 2);
+	/* NAME MAJ:MIN SIZE TYPE UUID LABEL ...: the sixth field */
+	p = lines[1];
+	for (int f = 0; f < 5; f++) {
+		p = strchr(p, ' ');
+		assert_non_null(p);
+		p += strspn(p, " ");
+	}
+	snprintf(out, sizeof(out), "%.*s", (int)strcspn(p, " "), p);
+	return out;
+}
+
+static void labels_cannot_drive_the_console(void **state)
+{
+	(void)state;
+	/* C0, DEL, a raw C1 CSI, and the UTF-8 form of C1 CSI (U+009B) */
+	assert_string_equal(label_cell("a\x1b[2Jb"), "a\\x1b[2Jb");
+	assert_string_equal(label_cell("a\x7f"), "a\\x7f");
+	assert_string_equal(label_cell("x\x9b" "31m"), "x\\x9b31m");
+	assert_string_equal(label_cell("x\xc2\x9b" "1m"), "x\\xc2\\x9b1m");
+	/* invalid, overlong, surrogate, beyond U+10FFFF, cut short */
+	assert_string_equal(label_cell("\xff\xfe"), "\\xff\\xfe");
+	assert_string_equal(label_cell("\xc0\xaf"), "\\xc0\\xaf");
+	assert_string_equal(label_cell("\xed\xa0\x80"), "\\xed\\xa0\\x80");
+	assert_string_equal(label_cell("\xf4\x90\x80\x80"),
+			    "\\xf4\\x90\\x80\\x80");
+	assert_string_equal(label_cell("\xe2\x82"), "\\xe2\\x82");
+	/* a right-to-left override would reorder the rest of the line */
+	assert_string_equal(label_cell("a\xe2\x80\xae" "b"), "a\\xe2\\x80\\xaeb");
+	/* printable UTF-8 stays readable; backslash is escaped */
+	assert_string_equal(label_cell("Wurzel-\xc3\xa4\xe2\x82\xac"),
+			    "Wurzel-\xc3\xa4\xe2\x82\xac");
+	assert_string_equal(label_cell("a\\b"), "a\\x5cb");
+}
+
 static void empty_list_is_the_header(void **state)
 {
 	(void)state;
@@ -88,6 +134,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sizes_are_human),
 		cmocka_unit_test(table_is_aligned_with_dashes),
+		cmocka_unit_test(labels_cannot_drive_the_console),
 		cmocka_unit_test(empty_list_is_the_header),
 	};
 
