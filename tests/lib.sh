@@ -5,7 +5,8 @@
 #
 # A test is a shell function test_NAME in tests/GROUP.sh; it returns 0 on
 # success and prints why it failed otherwise (fail "...").  tests/run
-# calls them.  Each test has its own scratch directory, $T.
+# calls them.  Each test has its own scratch directory, $T.  A fail
+# anywhere fails the test, whatever the test does with its status.
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
@@ -23,8 +24,12 @@ note() {
 	printf '  %s\n' "$*"
 }
 
+# fail "..."...: say why the test failed, and mark it failed in the file
+# tests/run names in $FAIL_MARK: a status can be lost (a check that is
+# not the last command, a subshell, a pipeline), a file cannot.
 fail() {
 	printf '    %s\n' "$@" >&2
+	[ -z "${FAIL_MARK:-}" ] || : >>"$FAIL_MARK"
 	return 1
 }
 

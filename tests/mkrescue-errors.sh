@@ -80,7 +80,7 @@ test_failed_run_keeps_the_previous_image() {
 	mk --busybox "$T/no-busybox" -o "$T/rescue.img" 2>/dev/null &&
 		{ fail "a run with a missing busybox succeeded"; return 1; }
 	cmp "$T/rescue.img" "$T/before" || { fail "the previous image changed"; return 1; }
-	ls -A "$T" | grep -q '^\.rescue\.img\.' && fail "a temporary is left"
+	! ls -A "$T" | grep -q '^\.rescue\.img\.' || { fail "a temporary is left"; return 1; }
 	mkdir "$T/dir.img"
 	mk -o "$T/dir.img" 2>"$T/stderr" && { fail "-o DIRECTORY succeeded"; return 1; }
 	[ "$(wc -l <"$T/stderr")" -eq 1 ] && grep -q "unable to write $T/dir.img" "$T/stderr" ||

@@ -59,10 +59,11 @@ expect_entry() { # list mode path [target]
 
 expect_no_file_left() { # out
 	local dir=${1%/*} base=${1##*/}
-	[ ! -e "$1" ] || fail "$1 exists after a failure"
+	[ ! -e "$1" ] || { fail "$1 exists after a failure"; return 1; }
 	[ -d "$dir" ] || return 0
 	if ls -A "$dir" | grep -q "^\.$base\."; then
 		fail "a temporary is left in $dir:" "$(ls -A "$dir" | grep "^\.$base\.")"
+		return 1
 	fi
 }
 
