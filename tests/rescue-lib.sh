@@ -37,16 +37,35 @@ make_image() { # out [with-console]
 # The real root's init reports what it got: the marker, the device, type
 # and mode of /, its PID, argv and $foo, /dev and /run, whether the
 # initramfs is gone, then powers off (or starts a shell with "shell").
+#
+# Whether the initramfs is gone is read from the memory its files held:
+# the real root cannot reach the old rootfs (it is overmounted, and no
+# process is left in it), and a file of the real root says nothing about
+# it.  The rootfs is ramfs when root= is given, whose pages count as
+# Unevictable, and tmpfs otherwise (Shmem); the image's busybox alone
+# holds BUSYBOX_KB.  rescue-init deletes the files in a child once init
+# runs, so the check waits up to 10 s for the memory to come back.
+# rootfs_kb says what was left.
 write_report_init() { # path [shell]
+	local busybox_kb
+	busybox_kb=$(($(stat -c %s "$BUSYBOX") / 1024))
 	cat >"$1" <<'EOF'
 #!/bin/sh
 mnt() { awk -v m="$1" -v f="$2" '$2 == m { v = $f } END { print v }' /proc/mounts; }
+held_kb() { awk '$1 == "Unevictable:" || $1 == "Shmem:" { kb += $2 } END { print kb }' /proc/meminfo; }
 root_mode=$(mnt / 4 | cut -d, -f1)
 args=$(echo "$*" | tr ' ' ,)
-if [ -e /init ]; then initramfs=left; else initramfs=gone; fi
+i=0
+while [ "$(held_kb)" -ge $((BUSYBOX_KB / 2)) ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+rootfs_kb=$(held_kb)
+if [ "$rootfs_kb" -ge $((BUSYBOX_KB / 2)) ]; then initramfs=left; else initramfs=gone; fi
 leaked=$(ls -l /proc/1/fd/ | grep -c -e 'socket:' -e kmsg -e /newroot -e /sys/)
-echo "TEST RESULT: root marker=$(cat /marker) dev=$(mnt / 1) fs=$(mnt / 3) mode=$root_mode opts=$(mnt / 4) pid=$$ init=$0 argv=${args:-none} foo=${foo:-unset} rootwait_env=${rootwait:-unset} dev_fs=$(mnt /dev 3) run_fs=$(mnt /run 3) sys_fs=$(mnt /sys 3) initramfs=$initramfs leaked_fds=$leaked"
+echo "TEST RESULT: root marker=$(cat /marker) dev=$(mnt / 1) fs=$(mnt / 3) mode=$root_mode opts=$(mnt / 4) pid=$$ init=$0 argv=${args:-none} foo=${foo:-unset} rootwait_env=${rootwait:-unset} dev_fs=$(mnt /dev 3) run_fs=$(mnt /run 3) sys_fs=$(mnt /sys 3) initramfs=$initramfs rootfs_kb=$rootfs_kb leaked_fds=$leaked"
 EOF
+	sed -i "s/BUSYBOX_KB/$busybox_kb/g" "$1"
 	if [ "${2:-}" = shell ]; then
 		echo 'exec /bin/sh' >>"$1"
 	else
