@@ -17,7 +17,7 @@ fuzz_target() { # name
 test_kernel_command_line() { fuzz_target cmdline; }
 test_root_specs() { fuzz_target rootspec; }
 test_uevent_messages_and_senders() { fuzz_target uevent; }
-test_rescue_init_module_indexes() { fuzz_target modindex; }
+test_module_indexes_and_load_order() { fuzz_target modindex; }
 test_mountinfo_and_mount_options() { fuzz_target mountinfo; }
 test_device_table_values() { fuzz_target devtable; }
 test_sysfs_block_attributes() { fuzz_target sysfs; }

@@ -29,3 +29,4 @@ test_device_table() { run_unit test_devtable; }
 test_mountinfo_and_mount_options() { run_unit test_mounts; }
 test_block_device_enumeration() { run_unit test_blkdev; }
 test_mkrescue_module_indexes_regressions() { run_unit test_moddb; }
+test_mkrescue_ships_what_rescue_init_loads() { run_unit test_modsame; }

@@ -21,33 +21,27 @@
 static struct modindex modules;
 static const struct cmdline *module_cmdline;
 static char moddir[PATH_MAX - 256];
-static char *files[4];
 static bool modules_active;
 static unsigned modules_loaded;
 
-/* Index files of a few MB at most; /proc/filesystems a few KB. */
-#define INDEX_MAX	(256u << 20)
+/* /proc/filesystems: a few KB. */
+#define PROC_MAX	(1u << 20)
+#define SOFTDEP_DEPTH_MAX	16
 
 static int read_file(const char *path, char **out)
 {
-	return readfile_alloc(path, INDEX_MAX, out, NULL);
-}
-
-static int read_index(const char *name, char **out)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", moddir, name);
-	return read_file(path, out);
+	return readfile_alloc(path, PROC_MAX, out, NULL);
 }
 
 /*
- * Read the module indexes of the running kernel.  -ENOENT when the
- * image has no modules.alias: then nothing is loaded, as on a kernel
- * with its drivers built in.
+ * Read the module indexes of the running kernel (rescue/lib/modindex.c,
+ * the parser mkrescue uses too).  -ENOENT when the image has no
+ * modules.alias: then nothing is loaded, as on a kernel with its drivers
+ * built in.
  */
 int modload_init(const struct cmdline *c)
 {
+	const char *failed = NULL;
 	struct utsname u;
 	int err;
 
@@ -55,24 +49,15 @@ int modload_init(const struct cmdline *c)
 	if (uname(&u))
 		return -errno;
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
-	err = read_index("modules.alias", &files[0]);
-	if (err)
-		return err;
-	err = read_index("modules.dep", &files[1]);
+	err = modindex_read(&modules, moddir, 1u << MODINDEX_DEP |
+			    1u << MODINDEX_ALIAS, &failed);
 	if (err) {
-		log_warn("unable to read %s/modules.dep: %s", moddir,
-			 strerror(-err));
+		if (err != -ENOENT || strcmp(failed, "modules.alias"))
+			log_warn("unable to read %s/%s: %s", moddir, failed,
+				 strerror(-err));
+		modindex_free(&modules);
 		return err;
 	}
-	err = modindex_parse_dep(&modules, files[1]);
-	if (!err)
-		err = modindex_parse_alias(&modules, files[0]);
-	if (!err && read_index("modules.softdep", &files[2]) == 0)
-		err = modindex_parse_softdep(&modules, files[2]);
-	if (!err && read_index("modules.builtin", &files[3]) == 0)
-		err = modindex_parse_builtin(&modules, files[3]);
-	if (err)
-		return err;
 	modules_active = true;
 	log_debug("%zu modules, %zu aliases, %zu builtin in %s",
 		  modules.nmods, modules.naliases, modules.nbuiltin, moddir);
@@ -133,11 +118,113 @@ out:
 	return 0;
 }
 
+static int load_name(struct modindex *ix, const char *name, modload_fn *fn,
+		     void *ctx, const char *reason, int depth);
+
+static int load_list(struct modindex *ix, const char **names, size_t n,
+		     modload_fn *fn, void *ctx, const char *reason, int depth)
+{
+	int loaded = 0, r;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		r = load_name(ix, names[i], fn, ctx, reason, depth + 1);
+		if (r > 0)
+			loaded += r;
+	}
+	return loaded;
+}
+
+/* The softdep pre: (PRE) or post: names of module I, each line's. */
+static int load_soft(struct modindex *ix, size_t i, bool pre, modload_fn *fn,
+		     void *ctx, const char *reason, int depth)
+{
+	const struct modsoftdep *s;
+	int n = 0;
+	size_t j;
+
+	for (j = 0; j < ix->nsoftdeps; j++) {
+		s = &ix->softdeps[j];
+		if (s->mod == i)
+			n += load_list(ix, pre ? s->pre : s->post,
+				       pre ? s->npre : s->npost, fn, ctx,
+				       reason, depth);
+	}
+	return n;
+}
+
+/* One module: its softdep pre:, its dependencies, itself, its post:. */
+static int load_module(struct modindex *ix, size_t i, modload_fn *fn,
+		       void *ctx, const char *reason, int depth)
+{
+	struct module *m = &ix->mods[i];
+	int n = 0, err;
+	size_t j;
+
+	if (m->state != MOD_NEW)
+		return 0;
+	if (modindex_is_builtin(ix, m->name)) {
+		m->state = MOD_BUILTIN;
+		return 0;
+	}
+	m->state = MOD_LOADING;		/* a cycle stops here */
+	n += load_soft(ix, i, true, fn, ctx, reason, depth);
+	for (j = 0; j < m->ndeps; j++)
+		n += load_module(ix, m->deps[j], fn, ctx, reason, depth);
+	err = fn(ctx, m, reason);
+	m->state = err ? MOD_FAILED : MOD_LOADED;
+	if (!err)
+		n++;
+	n += load_soft(ix, i, false, fn, ctx, reason, depth);
+	return n;
+}
+
+struct load_ctx {
+	struct modindex *ix;
+	modload_fn *fn;
+	void *ctx;
+	const char *reason;
+	int depth, n;
+};
+
+static int load_alias(void *ctx, size_t mod)
+{
+	struct load_ctx *c = ctx;
+
+	c->n += load_module(c->ix, mod, c->fn, c->ctx, c->reason, c->depth);
+	return 0;
+}
+
+static int load_name(struct modindex *ix, const char *name, modload_fn *fn,
+		     void *ctx, const char *reason, int depth)
+{
+	struct load_ctx c = { ix, fn, ctx, reason, depth, 0 };
+	ssize_t i;
+
+	if (depth > SOFTDEP_DEPTH_MAX)
+		return 0;
+	i = modindex_find(ix, name);
+	if (i >= 0)
+		return load_module(ix, (size_t)i, fn, ctx, reason, depth);
+	if (modindex_is_builtin(ix, name))
+		return 0;
+	if (modindex_resolve(ix, name, load_alias, &c) > 0 ||
+	    modindex_alias_is_builtin(ix, name))
+		return c.n;
+	return -ENOENT;
+}
+
+int modload_order(struct modindex *ix, const char *name_or_alias,
+		  modload_fn *fn, void *ctx)
+{
+	return load_name(ix, name_or_alias, fn, ctx, name_or_alias, 0);
+}
+
 void modload_alias(const char *modalias)
 {
 	if (!modules_active || !modalias || !*modalias)
 		return;
-	if (modindex_load(&modules, modalias, load_one, NULL) == -ENOENT)
+	if (modload_order(&modules, modalias, load_one, NULL) == -ENOENT)
 		log_debug("no module for %s", modalias);
 }
 
@@ -156,8 +243,8 @@ void modload_fs(const char *fstype)
 		    (p[len] == '\n' || p[len] == '\0'))
 			goto out;	/* already there */
 	snprintf(alias, sizeof(alias), "fs-%s", fstype);
-	if (modindex_load(&modules, alias, load_one, NULL) == -ENOENT)
-		modindex_load(&modules, fstype, load_one, NULL);
+	if (modload_order(&modules, alias, load_one, NULL) == -ENOENT)
+		modload_order(&modules, fstype, load_one, NULL);
 out:
 	free(fs);
 }
@@ -169,7 +256,8 @@ void modload_filesystems(void (*fn)(const char *name))
 
 	for (i = 0; modules_active && i < modules.naliases; i++)
 		if (!strncmp(modules.aliases[i].pattern, "fs-", 3) &&
-		    !modules.aliases[i].pattern[modules.aliases[i].literal])
+		    modules.aliases[i].norm &&
+		    !modules.aliases[i].norm[modules.aliases[i].literal])
 			fn(modules.aliases[i].pattern + 3);
 }
 

@@ -149,40 +149,17 @@ bool uevent_accept(const struct sockaddr_nl *from, socklen_t fromlen,
 		   const struct ucred *cred, int msg_flags);
 int uevent_receive(int fd, char *buf, size_t size, struct uevent *ev);
 
-/* modindex.c */
-enum modstate { MOD_NEW, MOD_LOADING, MOD_LOADED, MOD_FAILED, MOD_BUILTIN };
-struct module {
-	char *name;		/* normalized: '-' is '_' */
-	const char *path;	/* relative to /lib/modules/KVER */
-	const char *deps;	/* space-separated paths from modules.dep */
-	char *pre, *post;	/* softdep names or aliases, space-separated */
-	enum modstate state;
-};
-struct modalias {
-	const char *pattern;
-	const char *module;
-	size_t literal;		/* length of the prefix without wildcards */
-};
-struct modindex {
-	struct module *mods;
-	size_t nmods;
-	struct modalias *aliases;
-	size_t naliases;
-	char **builtin;
-	size_t nbuiltin;
-};
-typedef int modindex_load_fn(void *ctx, const struct module *m,
-			     const char *reason);
-int modindex_parse_dep(struct modindex *ix, char *buf);
-int modindex_parse_alias(struct modindex *ix, char *buf);
-int modindex_parse_softdep(struct modindex *ix, char *buf);
-int modindex_parse_builtin(struct modindex *ix, char *buf);
-void modindex_name(const char *path, char *name, size_t size);
-ssize_t modindex_find(const struct modindex *ix, const char *name);
-bool modindex_is_builtin(const struct modindex *ix, const char *name);
-int modindex_load(struct modindex *ix, const char *name_or_alias,
-		  modindex_load_fn *fn, void *ctx);
-void modindex_free(struct modindex *ix);
+/* modindex.h (rescue/lib): depmod's files; modload.c walks them */
+#include "modindex.h"
+typedef int modload_fn(void *ctx, const struct module *m, const char *reason);
+/*
+ * FN for what NAME_OR_ALIAS stands for (a module, a modalias, "fs-ext4"):
+ * every matching module, each after its pre: softdeps and dependencies
+ * and before its post: softdeps, at most once, built-in ones skipped.
+ * The number FN loaded, or -ENOENT when nothing matches.
+ */
+int modload_order(struct modindex *ix, const char *name_or_alias,
+		  modload_fn *fn, void *ctx);
 
 /* modload.c */
 int modload_init(const struct cmdline *c);

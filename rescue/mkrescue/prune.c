@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-prune.c: modules.dep, .alias, .softdep cut to the shipped modules. */
+/* prune.c: modules.dep, .alias, .softdep cut to the shipped modules. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@ int prune_dep(struct moddb *db, struct buf *out)
 	size_t i, j;
 	int err = 0;
 
-	for (i = 0; !err && i < db->nmods; i++) {
+	for (i = 0; !err && i < db->ix.nmods; i++) {
 		const struct moddb_module *m = &db->mods[i];
 
 		if (!m->shipped)
@@ -38,31 +38,30 @@ int prune_alias(struct moddb *db, struct buf *out)
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < db->naliases; i++) {
-		const struct moddb_alias *a = &db->aliases[i];
+	for (i = 0; !err && i < db->ix.naliases; i++) {
+		const struct modalias *a = &db->ix.aliases[i];
 
 		if (a->mod != SIZE_MAX && db->mods[a->mod].shipped)
-			err = buf_printf(out, "alias %s %s\n", a->pattern, a->modname);
+			err = buf_printf(out, "alias %s %s\n", a->pattern, a->module);
 	}
 	return err;
 }
 
-/* A name stays in modules.softdep if it reaches a shipped module. */
-static bool prune_reaches_shipped(struct moddb *db, const char *norm)
+static int prune_shipped(void *ctx, size_t mod)
 {
-	ssize_t k = moddb_find(db, norm);
-	size_t i;
+	struct moddb *db = ctx;
+
+	return db->mods[mod].shipped ? -EEXIST : 0;
+}
+
+/* A name stays in modules.softdep if it reaches a shipped module. */
+static bool prune_reaches_shipped(struct moddb *db, const char *name)
+{
+	ssize_t k = moddb_find(db, name);
 
 	if (k >= 0)
 		return db->mods[k].shipped;
-	for (i = 0; i < db->naliases; i++) {
-		const struct moddb_alias *a = &db->aliases[i];
-
-		if (a->mod != SIZE_MAX && db->mods[a->mod].shipped &&
-		    moddb_alias_matches(a, norm))
-			return true;
-	}
-	return false;
+	return modindex_resolve(&db->ix, name, prune_shipped, db) == -EEXIST;
 }
 
 /* Appends " pre: a b" (MARK and the names that reach a shipped module). */
@@ -74,15 +73,7 @@ static int prune_softdep_names(struct moddb *db, struct buf *line,
 	int err = 0;
 
 	for (i = 0; !err && i < n; i++) {
-		char *norm = strdup(names[i]);
-		bool keep;
-
-		if (!norm)
-			return -ENOMEM;
-		moddb_normalize(norm);
-		keep = prune_reaches_shipped(db, norm);
-		free(norm);
-		if (!keep)
+		if (!prune_reaches_shipped(db, names[i]))
 			continue;
 		err = buf_printf(line, "%s %s", marked ? "" : mark, names[i]);
 		marked = true;
@@ -95,8 +86,8 @@ int prune_softdep(struct moddb *db, struct buf *out)
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < db->nsoftdeps; i++) {
-		const struct moddb_softdep *s = &db->softdeps[i];
+	for (i = 0; !err && i < db->ix.nsoftdeps; i++) {
+		const struct modsoftdep *s = &db->ix.softdeps[i];
 		struct buf line = { 0 };
 		int pre = 0, post = 0;
 

@@ -5,6 +5,8 @@
 # for FUZZ_RUNS executions from its seed corpus (tests/fuzz/corpus/NAME).
 # The test group "fuzz" runs the same, bounded, in make check.
 
+include tests/parsers.mk
+
 # ---- settings ---------------------------------------------------------
 FUZZ_CC       ?= clang
 FUZZ_RUNS     ?= 20000
@@ -16,17 +18,16 @@ FUZZ_CFLAGS    = -std=gnu11 -g -O1 -D_GNU_SOURCE -Irescue/init -Irescue/mkrescue
 		 $(BLKID_CFLAGS) $(MKRESCUE_CFLAGS)
 FUZZ_TARGETS   = cmdline rootspec uevent modindex mountinfo devtable sysfs \
 		 moddb include
-fuzz_cmdline_SRCS   = init/cmdline.c lib/readfile.c
-fuzz_rootspec_SRCS  = init/rootspec.c
-fuzz_uevent_SRCS    = init/uevent.c
-fuzz_modindex_SRCS  = init/modindex.c
-fuzz_mountinfo_SRCS = init/mounts.c init/log.c lib/readfile.c
-fuzz_devtable_SRCS  = init/devtable.c
-fuzz_sysfs_SRCS     = init/blkdev.c
-fuzz_moddb_SRCS     = mkrescue/moddb.c mkrescue/prune.c mkrescue/buf.c \
-		      mkrescue/msg.c
-fuzz_include_SRCS   = mkrescue/include.c mkrescue/list.c mkrescue/buf.c \
-		      mkrescue/msg.c
+# The sources of each parser: tests/parsers.mk, shared with unit.mk.
+fuzz_cmdline_SRCS   = $(call parser_srcs,cmdline)
+fuzz_rootspec_SRCS  = $(call parser_srcs,rootspec)
+fuzz_uevent_SRCS    = $(call parser_srcs,uevent)
+fuzz_modindex_SRCS  = $(call parser_srcs,modload)
+fuzz_mountinfo_SRCS = $(call parser_srcs,mounts)
+fuzz_devtable_SRCS  = $(call parser_srcs,devtable)
+fuzz_sysfs_SRCS     = $(call parser_srcs,blkdev)
+fuzz_moddb_SRCS     = $(call parser_srcs,moddb)
+fuzz_include_SRCS   = $(call parser_srcs,include)
 FUZZ_BINS      = $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 
 DEPS_PACKAGES += clang libclang-rt-14-dev

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_modindex.c: rescue-init's modules.dep, modules.alias,
- * modules.softdep and modules.builtin parsers, then a load by a name
- * or modalias from the input: four or five parts split by 0xff.
+ * fuzz_modindex.c: the one parser of depmod's files (rescue/lib/
+ * modindex.c: modules.dep, .alias, .softdep, .builtin, .builtin.alias)
+ * and rescue-init's load order over it (modload_order()), by a name or
+ * modalias from the input: six parts split by 0xff.
  */
+#include <errno.h>
+
 #include "fuzz.h"
 #include "rescue-init.h"
 
@@ -17,24 +20,24 @@ static int load_nothing(void *ctx, const struct module *m, const char *reason)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct modindex ix = { 0 };
-	char *dep = fuzz_part(&data, &size, 1 << 16);
-	char *alias = fuzz_part(&data, &size, 1 << 16);
-	char *soft = fuzz_part(&data, &size, 1 << 16);
-	char *builtin = fuzz_part(&data, &size, 1 << 16);
-	char *want = fuzz_part(&data, &size, 512);
+	char *text[MODINDEX_FILES], *want;
+	int err = 0;
+	size_t i;
 
-	if (dep && alias && soft && builtin && want &&
-	    !modindex_parse_dep(&ix, dep) && !modindex_parse_alias(&ix, alias) &&
-	    !modindex_parse_softdep(&ix, soft) && !modindex_parse_builtin(&ix, builtin)) {
+	for (i = 0; i < MODINDEX_FILES; i++)
+		text[i] = fuzz_part(&data, &size, 1 << 16);
+	want = fuzz_part(&data, &size, 512);
+	for (i = 0; i < MODINDEX_FILES && !err; i++)
+		err = text[i] ? modindex_parse(&ix, i, text[i]) : -ENOMEM;
+	if (!err && want) {
 		modindex_find(&ix, want);
 		modindex_is_builtin(&ix, want);
-		modindex_load(&ix, want, load_nothing, NULL);
+		modindex_alias_is_builtin(&ix, want);
+		modload_order(&ix, want, load_nothing, NULL);
 	}
 	modindex_free(&ix);
-	free(dep);
-	free(alias);
-	free(soft);
-	free(builtin);
+	for (i = 0; i < MODINDEX_FILES; i++)
+		free(text[i]);
 	free(want);
 	return 0;
 }

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_modindex.c: modules.alias/dep/softdep/builtin and the load order. */
+/*
+ * test_modindex.c: rescue/lib/modindex.c (modules.dep, .alias, .softdep,
+ * .builtin, the parser of both programs) and rescue-init's load order
+ * over it (modload_order() of rescue/init/modload.c).
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -109,10 +113,10 @@ static int setup(void **state)
 	strcpy(bufs[1], alias);
 	strcpy(bufs[2], softdep);
 	strcpy(bufs[3], builtin);
-	assert_int_equal(modindex_parse_dep(&ix, bufs[0]), 0);
-	assert_int_equal(modindex_parse_alias(&ix, bufs[1]), 0);
-	assert_int_equal(modindex_parse_softdep(&ix, bufs[2]), 0);
-	assert_int_equal(modindex_parse_builtin(&ix, bufs[3]), 0);
+	assert_int_equal(modindex_parse(&ix, MODINDEX_DEP, bufs[0]), 0);
+	assert_int_equal(modindex_parse(&ix, MODINDEX_ALIAS, bufs[1]), 0);
+	assert_int_equal(modindex_parse(&ix, MODINDEX_SOFTDEP, bufs[2]), 0);
+	assert_int_equal(modindex_parse(&ix, MODINDEX_BUILTIN, bufs[3]), 0);
 	return 0;
 }
 
@@ -134,8 +138,9 @@ static void names_from_paths(void **state)
 	assert_string_equal(n, "nvme_core");
 	modindex_name("foo.ko.zst", n, sizeof(n));
 	assert_string_equal(n, "foo");
+	/* As kmod's modname_normalize(): the name ends at the first '.'. */
 	modindex_name("kernel/weird.kobj.ko", n, sizeof(n));
-	assert_string_equal(n, "weird.kobj");
+	assert_string_equal(n, "weird");
 	modindex_name("a/very-long-name.ko", n, 5);
 	assert_string_equal(n, "very");
 }
@@ -151,8 +156,13 @@ static void parses_the_indexes(void **state)
 	i = modindex_find(&ix, "nvme-core");
 	assert_true(i >= 0);
 	assert_string_equal(ix.mods[i].path, "kernel/drivers/nvme/host/nvme-core.ko.xz");
-	assert_string_equal(modindex_find(&ix, "ext4") >= 0 ?
-			    ix.mods[modindex_find(&ix, "ext4")].pre : "", "crypto-crc32c");
+	assert_int_equal(ix.nsoftdeps, 3);	/* cifs, unknown: no such module */
+	assert_int_equal(ix.softdeps[0].mod, modindex_find(&ix, "ext4"));
+	assert_int_equal(ix.softdeps[0].npre, 1);
+	assert_string_equal(ix.softdeps[0].pre[0], "crypto-crc32c");
+	assert_int_equal(ix.mods[modindex_find(&ix, "broken")].ndeps, 0);
+	assert_string_equal(ix.mods[modindex_find(&ix, "broken")].missing,
+			    "kernel/missing.ko");
 	assert_int_equal(modindex_find(&ix, "cifs"), -1);
 	assert_true(modindex_is_builtin(&ix, "libata"));
 	assert_false(modindex_is_builtin(&ix, "ext4"));
@@ -161,7 +171,7 @@ static void parses_the_indexes(void **state)
 static void dependencies_load_first(void **state)
 {
 	(void)state;
-	assert_int_equal(modindex_load(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 4);
+	assert_int_equal(modload_order(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 4);
 	assert_int_equal(nloaded, 4);
 	assert_true(position("virtio_ring") < position("virtio_blk"));
 	assert_true(position("virtio") < position("virtio_blk"));
@@ -171,47 +181,47 @@ static void dependencies_load_first(void **state)
 static void each_module_loads_once(void **state)
 {
 	(void)state;
-	assert_int_equal(modindex_load(&ix, "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00",
+	assert_int_equal(modload_order(&ix, "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00",
 				       fake_load, NULL), 3);
-	assert_int_equal(modindex_load(&ix, "pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc00i00",
+	assert_int_equal(modload_order(&ix, "pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc00i00",
 				       fake_load, NULL), 0);
-	assert_int_equal(modindex_load(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 2);
+	assert_int_equal(modload_order(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 2);
 	assert_int_equal(nloaded, 5);	/* virtio, virtio_ring once */
-	assert_int_equal(modindex_load(&ix, "virtio_blk", fake_load, NULL), 0);
+	assert_int_equal(modload_order(&ix, "virtio_blk", fake_load, NULL), 0);
 }
 
 static void softdep_aliases_resolve_to_every_module(void **state)
 {
 	(void)state;
-	assert_int_equal(modindex_load(&ix, "fs-ext4", fake_load, NULL), 6);
+	assert_int_equal(modload_order(&ix, "fs-ext4", fake_load, NULL), 6);
 	assert_true(position("crc32c_generic") < position("jbd2"));
 	assert_true(position("crc32c_intel") < position("jbd2"));
 	assert_true(position("jbd2") < position("ext4"));
 	assert_true(position("mbcache") < position("ext4"));
 	assert_true(position("crc16") < position("ext4"));
 	assert_string_equal(loaded[nloaded - 1], "ext4");
-	assert_int_equal(modindex_load(&ix, "fs-ext3", fake_load, NULL), 0);
+	assert_int_equal(modload_order(&ix, "fs-ext3", fake_load, NULL), 0);
 }
 
 static void builtin_modules_are_skipped(void **state)
 {
 	(void)state;
-	assert_int_equal(modindex_load(&ix, "libata", fake_load, NULL), 0);
-	assert_int_equal(modindex_load(&ix, "fs-builtinfs", fake_load, NULL), 0);
+	assert_int_equal(modload_order(&ix, "libata", fake_load, NULL), 0);
+	assert_int_equal(modload_order(&ix, "fs-builtinfs", fake_load, NULL), 0);
 	assert_int_equal(nloaded, 0);
 }
 
 static void fnmatch_patterns(void **state)
 {
 	(void)state;
-	assert_int_equal(modindex_load(&ix, "pci:v0000106Bd00002003sv00sd00bc00sc00i00",
+	assert_int_equal(modload_order(&ix, "pci:v0000106Bd00002003sv00sd00bc00sc00i00",
 				       fake_load, NULL), 3);
 	assert_true(was_loaded("nvme"));
 	assert_true(position("nvme_core") < position("nvme"));
 	nloaded = 0;
-	assert_int_equal(modindex_load(&ix, "pci:v0000106Bd00002002sv00sd00bc00sc00i00",
+	assert_int_equal(modload_order(&ix, "pci:v0000106Bd00002002sv00sd00bc00sc00i00",
 				       fake_load, NULL), -ENOENT);
-	assert_int_equal(modindex_load(&ix, "cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0094,00E9",
+	assert_int_equal(modload_order(&ix, "cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0094,00E9",
 				       fake_load, NULL), 1);
 	assert_string_equal(loaded[0], "crc32c_intel");
 }
@@ -219,8 +229,8 @@ static void fnmatch_patterns(void **state)
 static void unknown_names_are_enoent(void **state)
 {
 	(void)state;
-	assert_int_equal(modindex_load(&ix, "usb:v1234p5678", fake_load, NULL), -ENOENT);
-	assert_int_equal(modindex_load(&ix, "gcm", fake_load, NULL), -ENOENT);
+	assert_int_equal(modload_order(&ix, "usb:v1234p5678", fake_load, NULL), -ENOENT);
+	assert_int_equal(modload_order(&ix, "gcm", fake_load, NULL), -ENOENT);
 	assert_int_equal(nloaded, 0);
 }
 
@@ -229,8 +239,8 @@ static void failed_modules_are_not_retried(void **state)
 	(void)state;
 	fail_name = "virtio_blk";
 	fail_with = -ENODEV;
-	assert_int_equal(modindex_load(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 3);
-	assert_int_equal(modindex_load(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 0);
+	assert_int_equal(modload_order(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 3);
+	assert_int_equal(modload_order(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 0);
 	assert_int_equal(nloaded, 4);
 	assert_int_equal(ix.mods[modindex_find(&ix, "virtio_blk")].state, MOD_FAILED);
 }
@@ -238,8 +248,8 @@ static void failed_modules_are_not_retried(void **state)
 static void cycles_and_missing_deps_end(void **state)
 {
 	(void)state;
-	assert_int_equal(modindex_load(&ix, "a", fake_load, NULL), 2);
-	assert_int_equal(modindex_load(&ix, "broken-alias", fake_load, NULL), 1);
+	assert_int_equal(modload_order(&ix, "a", fake_load, NULL), 2);
+	assert_int_equal(modload_order(&ix, "broken-alias", fake_load, NULL), 1);
 	assert_int_equal(nloaded, 3);
 }
 
@@ -249,11 +259,11 @@ static void empty_indexes(void **state)
 	char none[1] = "";
 
 	(void)state;
-	assert_int_equal(modindex_parse_dep(&empty, none), 0);
-	assert_int_equal(modindex_parse_alias(&empty, none), 0);
+	assert_int_equal(modindex_parse(&empty, MODINDEX_DEP, none), 0);
+	assert_int_equal(modindex_parse(&empty, MODINDEX_ALIAS, none), 0);
 	assert_int_equal(modindex_find(&empty, "x"), -1);
 	assert_false(modindex_is_builtin(&empty, "x"));
-	assert_int_equal(modindex_load(&empty, "x", fake_load, NULL), -ENOENT);
+	assert_int_equal(modload_order(&empty, "x", fake_load, NULL), -ENOENT);
 	modindex_free(&empty);
 }
 
@@ -278,15 +288,15 @@ static void survives_random_indexes(void **state)
 			bufs4[k][len] = '\0';
 		}
 		memset(&r, 0, sizeof(r));
-		assert_int_equal(modindex_parse_dep(&r, d), 0);
-		assert_int_equal(modindex_parse_alias(&r, a), 0);
-		assert_int_equal(modindex_parse_softdep(&r, sd), 0);
-		assert_int_equal(modindex_parse_builtin(&r, b), 0);
+		assert_int_equal(modindex_parse(&r, MODINDEX_DEP, d), 0);
+		assert_int_equal(modindex_parse(&r, MODINDEX_ALIAS, a), 0);
+		assert_int_equal(modindex_parse(&r, MODINDEX_SOFTDEP, sd), 0);
+		assert_int_equal(modindex_parse(&r, MODINDEX_BUILTIN, b), 0);
 		nloaded = 0;
 		for (i = 0; i < r.naliases && nloaded < 40; i++)
-			modindex_load(&r, r.aliases[i].module, fake_load, NULL);
+			modload_order(&r, r.aliases[i].module, fake_load, NULL);
 		for (i = 0; i < r.nmods && nloaded < 40; i++)
-			modindex_load(&r, r.mods[i].name, fake_load, NULL);
+			modload_order(&r, r.mods[i].name, fake_load, NULL);
 		modindex_free(&r);
 	}
 }

@@ -3,6 +3,8 @@
 # binary is its test file plus the real sources it tests (paths below
 # rescue/), all built with ASan and UBSan, dynamically linked.
 
+include tests/parsers.mk
+
 # ---- settings ---------------------------------------------------------
 UNIT_DIR        = $(BUILD)/tests/unit
 UNIT_OBJDIR     = $(BUILD)/obj/unit
@@ -14,18 +16,20 @@ UNIT_CFLAGS     = -std=gnu11 -O1 -g $(WARNINGS) $(UNIT_SANITIZE) \
 		  -Irescue/init -Irescue/mkrescue -Irescue/lib $(CMOCKA_CFLAGS)
 UNIT_TESTS      = test_cmdline test_rootspec test_uevent test_modindex \
 		  test_log test_devtable test_mounts test_blkdev test_moddb \
-		  test_readfile
-test_cmdline_SRCS   = init/cmdline.c lib/readfile.c
-test_rootspec_SRCS  = init/rootspec.c
-test_uevent_SRCS    = init/uevent.c
-test_modindex_SRCS  = init/modindex.c
+		  test_readfile test_modsame
+# The sources of each parser: tests/parsers.mk, shared with fuzz.mk.
+test_cmdline_SRCS   = $(call parser_srcs,cmdline)
+test_rootspec_SRCS  = $(call parser_srcs,rootspec)
+test_uevent_SRCS    = $(call parser_srcs,uevent)
+test_modindex_SRCS  = $(call parser_srcs,modload)
 test_log_SRCS       = init/log.c
-test_devtable_SRCS  = init/devtable.c
-test_mounts_SRCS    = init/mounts.c init/log.c lib/readfile.c
-test_blkdev_SRCS    = init/blkdev.c
+test_devtable_SRCS  = $(call parser_srcs,devtable)
+test_mounts_SRCS    = $(call parser_srcs,mounts)
+test_blkdev_SRCS    = $(call parser_srcs,blkdev)
 test_readfile_SRCS  = lib/readfile.c
-test_moddb_SRCS     = mkrescue/moddb.c mkrescue/list.c mkrescue/buf.c \
-		      mkrescue/msg.c
+test_moddb_SRCS     = $(call parser_srcs,moddb include)
+# What mkrescue ships and what rescue-init loads, from the same files.
+test_modsame_SRCS   = $(call parser_srcs,modules modload)
 UNIT_BINS       = $(addprefix $(UNIT_DIR)/,$(UNIT_TESTS))
 UNIT_OBJS       = $(sort $(foreach t,$(UNIT_TESTS),$(UNIT_OBJDIR)/$(t).o \
 		  $(addprefix $(UNIT_OBJDIR)/,$($(t)_SRCS:.c=.o))))

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/parsers.mk: the sources (below rescue/) of each parser of outside
+# input, named once for the cmocka tests (tests/unit/unit.mk) and the
+# libFuzzer harnesses (tests/fuzz/fuzz.mk), which both include it.
+ifndef PARSERS_MK
+PARSERS_MK := 1
+
+PARSER_cmdline   = init/cmdline.c lib/readfile.c
+PARSER_rootspec  = init/rootspec.c
+PARSER_uevent    = init/uevent.c
+PARSER_mounts    = init/mounts.c init/log.c lib/readfile.c
+PARSER_devtable  = init/devtable.c
+PARSER_blkdev    = init/blkdev.c
+# depmod's files: one parser (rescue/lib/modindex.c) for both programs.
+PARSER_modindex  = lib/modindex.c lib/readfile.c
+# rescue-init's load order over it.
+PARSER_modload   = init/modload.c init/log.c $(PARSER_cmdline) \
+		   $(PARSER_modindex)
+# mkrescue's layer over it: shipping, pruning, the module list.
+PARSER_moddb     = mkrescue/moddb.c mkrescue/prune.c mkrescue/buf.c \
+		   mkrescue/msg.c $(PARSER_modindex)
+PARSER_modules   = mkrescue/modules.c mkrescue/list.c $(PARSER_moddb)
+PARSER_include   = mkrescue/include.c mkrescue/list.c mkrescue/buf.c \
+		   mkrescue/msg.c
+PARSER_options   = mkrescue/options.c mkrescue/msg.c
+
+# $(call parser_srcs,NAME ...): their sources, each once.
+parser_srcs = $(sort $(foreach p,$(1),$(PARSER_$(p))))
+
+endif
