@@ -309,8 +309,8 @@ test_init_sh_without_initramfs_by_dev_vda() {
 test_init_sh_without_initramfs_by_partuuid() {
 	local partuuid=6a1f3b52-0d4e-4c3a-9b8f-1e2d3c4b5a69
 	make_root_tree "$T/root" </dev/null
-	make_gpt_ext4 "$T/root" "$T/root.img" 16 2f4ae0b6-5c1b-4b7f-9e21-4c1d6a7e0003 \
-		partroot "$partuuid" || return 1
+	make_gpt "$T/root.img" 16 "partroot:$partuuid:rest" && put_ext4 "$T/root.img" 1 \
+		"$T/root" 2f4ae0b6-5c1b-4b7f-9e21-4c1d6a7e0003 partroot || return 1
 	blank_disk "$T/decoy.img" 4
 	write_shell_commands
 	# The decoy comes first, so the root is vdb: found by PARTUUID only.

@@ -128,19 +128,34 @@ make_ext4() {
 		fail "mke2fs of $2 failed"
 }
 
-# make_gpt_ext4 DIR IMG SIZE_MB UUID LABEL PARTUUID: a GPT disk with one
-# ext4 partition from 1 MiB to the end, built without loop devices.
-make_gpt_ext4() {
-	local dir=$1 img=$2 size=$3 uuid=$4 label=$5 partuuid=$6
+# make_gpt IMG SIZE_MB NAME:PARTUUID:SIZE_MB...: a GPT disk built without
+# loop devices, Linux partitions from 1 MiB on in order; the last size may
+# be "rest".  The one GPT builder of the tests; put_ext4 fills a partition.
+make_gpt() {
+	local img=$1 size=$2 spec name uuid psize start=2048
+	shift 2
 	rm -f "$img"
 	truncate -s "${size}M" "$img"
-	sfdisk -q "$img" <<EOF || return 1
-label: gpt
-start=2048, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=$partuuid, name=$label
-EOF
-	mke2fs -q -F -t ext4 -U "$uuid" -L "$label" -d "$dir" \
-		-E offset=$((2048 * 512)) "$img" "$(((size - 2) * 1024))k" ||
-		fail "mke2fs of $img failed"
+	{
+		echo "label: gpt"
+		for spec in "$@"; do
+			IFS=: read -r name uuid psize <<<"$spec"
+			if [ "$psize" = rest ]; then
+				echo "start=$start, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=$uuid, name=$name"
+			else
+				echo "start=$start, size=$((psize * 2048)), type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=$uuid, name=$name"
+				start=$((start + psize * 2048))
+			fi
+		done
+	} | sfdisk -q "$img" >/dev/null || fail "sfdisk of $img failed"
+}
+
+# put_ext4 IMG PARTNO DIR UUID LABEL: an ext4 filesystem in partition N.
+put_ext4() {
+	local img=$1 n=$2 start sectors
+	read -r start sectors < <(sfdisk -q -l -o Start,Sectors "$img" | awk 'NR > 1' | sed -n "${n}p")
+	mke2fs -q -F -t ext4 -U "$4" -L "$5" -d "$3" -E offset=$((start * 512)) \
+		"$img" "$((sectors / 2))k" || fail "mke2fs of $img partition $n failed"
 }
 
 # The newest Debian stock kernel installed (linux-image-amd64).

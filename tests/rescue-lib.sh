@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/rescue-lib.sh: what the groups that boot rescue-init in a minimal
 # initramfs share (rescue-init.sh and faults.sh): the image, report-init
-# roots, decoys, GPT disks, boots and the rescue shell driver.
+# roots, decoys, boots and the rescue shell driver.
 
 RESCUE_INIT=$BUILD/rescue-init
 SHELL_PROMPT='# (\x1b\[6n)?$'
@@ -86,35 +86,6 @@ make_decoy() { # img uuid label
 	mkdir -p "$T/decoy"
 	echo decoy >"$T/decoy/marker"
 	make_ext4 "$T/decoy" "$1" 8 "$2" "$3"
-}
-
-# make_gpt IMG SIZE_MB NAME:PARTUUID:SIZE_MB...: a GPT disk, partitions
-# from 1 MiB on in order; the last size may be "rest".
-make_gpt() {
-	local img=$1 size=$2 spec name uuid psize start=2048
-	shift 2
-	rm -f "$img"
-	truncate -s "${size}M" "$img"
-	{
-		echo "label: gpt"
-		for spec in "$@"; do
-			IFS=: read -r name uuid psize <<<"$spec"
-			if [ "$psize" = rest ]; then
-				echo "start=$start, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=$uuid, name=$name"
-			else
-				echo "start=$start, size=$((psize * 2048)), type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, uuid=$uuid, name=$name"
-				start=$((start + psize * 2048))
-			fi
-		done
-	} | sfdisk -q "$img" >/dev/null || fail "sfdisk of $img failed"
-}
-
-# put_ext4 IMG PARTNO DIR UUID LABEL: an ext4 filesystem in partition N.
-put_ext4() {
-	local img=$1 n=$2 start sectors
-	read -r start sectors < <(sfdisk -q -l -o Start,Sectors "$img" | awk 'NR > 1' | sed -n "${n}p")
-	mke2fs -q -F -t ext4 -U "$4" -L "$5" -d "$3" -E offset=$((start * 512)) \
-		"$img" "$((sectors / 2))k" || fail "mke2fs of $img partition $n failed"
 }
 
 # boot IMG ARGS [run-vm options]: boot the image on build/bzImage.
