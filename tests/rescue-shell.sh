@@ -140,6 +140,31 @@ test_missing_init_is_reported_and_shell_starts() {
 	expect_field "$T/console.log" left init yes
 }
 
+# An init that exists but cannot be executed (#! to a missing program):
+# the exec fails after the switch, and PID 1 goes back into the
+# initramfs, which is still there: one line, the rescue shell with
+# rescue-ls, the root on /newroot again, no panic.
+test_failed_exec_returns_to_the_initramfs() {
+	make_image "$T/initrd" || return 1
+	make_root_dir "$T/root" bad-init
+	rm -f "$T/root/bin/init" "$T/root/bin/sh"
+	printf '#!/nonexistent/sh\necho never\n' >"$T/root/sbin/init"
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	{
+		echo "rescue-ls"
+		result_cmd back init '$(test -x /init && echo yes)' newroot '$(cat /newroot/marker)' proc '$(test -e /proc/self/stat && echo yes)'
+	} >"$T/commands"
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
+		--append "root=/dev/vda" --disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" '^\[ *[0-9.]+\] rescue: unable to start /sbin/init on /dev/vda \(ext4, ro\): No such file or directory \(its #! interpreter or ELF loader is missing\)$' \
+		"the exec failure line" &&
+	expect_log "$T/console.log" '^vda +254:0 +16M +ext4 ' "rescue-ls's answer" &&
+	expect_field "$T/console.log" back init yes &&
+	expect_field "$T/console.log" back newroot bad-init &&
+	expect_field "$T/console.log" back proc yes &&
+	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic"
+}
+
 test_unmountable_root_reports_mount_error() {
 	make_image "$T/initrd" || return 1
 	make_decoy "$T/root.img" "$ROOT_UUID" root

@@ -38,6 +38,21 @@ static void report_failure(const char *why)
 	tools_print_table(&devs, log_table_line, NULL);
 }
 
+/* Why an init that rootmount_find_init() found still does not start. */
+static const char *exec_hint(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return " (its #! interpreter or ELF loader is missing)";
+	case -ENOEXEC:
+		return " (not a format this kernel runs: another architecture?)";
+	case -EACCES:
+		return " (a noexec mount, or an interpreter not executable)";
+	default:
+		return "";
+	}
+}
+
 /*
  * One attempt: the root (already on /newroot after a rescue-mount, or
  * found and mounted now), its init, then the switch.  Returns only on
@@ -50,7 +65,6 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	char init[4096], tried[512], what[4096 + 600];
 	char *init_argv[INIT_ARGS_MAX], *init_envp[INIT_ENVS_MAX];
 	struct mountent m;
-	bool deleted;
 	int err;
 
 	if (mounts_find(NEWROOT, &m) == 0) {
@@ -82,10 +96,10 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	cmdline_init_envp(envp, init_envp, INIT_ENVS_MAX);
 	snprintf(what, sizeof(what), "%s on %s (%s, %s)", init, m.source,
 		 m.fstype, m.ro ? "ro" : "rw");
-	err = switchroot_run(NEWROOT, init, init_argv, init_envp, what, t_start,
-			     &deleted);
-	snprintf(why, size, "unable to start %.1500s: %s%s", what, strerror(-err),
-		 deleted ? " (the initramfs is already deleted)" : "");
+	err = switchroot_run(NEWROOT, init, init_argv, init_envp, what,
+			     t_start);
+	snprintf(why, size, "unable to start %.1500s: %s%s", what,
+		 strerror(-err), exec_hint(err));
 }
 
 /*

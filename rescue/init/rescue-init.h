@@ -207,8 +207,7 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 
 /* switchroot.c */
 int switchroot_run(const char *newroot, const char *init, char *const argv[],
-		   char *const envp[], const char *what, uint64_t t0,
-		   bool *root_deleted);
+		   char *const envp[], const char *what, uint64_t t0);
 
 /* crash.c */
 unsigned crash_install(char *const envp[]);

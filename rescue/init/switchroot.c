@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* switchroot.c: move into the new root, delete the initramfs, exec init. */
+/* switchroot.c: move into the new root, exec init, then delete the initramfs. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/close_range.h>
 #include <linux/magic.h>
@@ -96,26 +97,85 @@ static void close_on_exec_above_2(void)
 }
 
 /*
+ * After a failed exec: chroot back into the initramfs through oldfd,
+ * move the new root (newfd) back onto newroot and the API file systems
+ * back below /.  0, or -errno when PID 1 is stranded in the new root.
+ */
+static int go_back(int oldfd, int newfd, const char *newroot,
+		   const bool *moved)
+{
+	if (fchdir(oldfd) || chroot(".") || chdir("/")) {
+		log_error("unable to return to the initramfs: %s",
+			  strerror(errno));
+		return -errno;
+	}
+	if (move_mount(newfd, "", AT_FDCWD, newroot,
+		       MOVE_MOUNT_F_EMPTY_PATH)) {
+		log_error("unable to move the root back to %s: %s", newroot,
+			  strerror(errno));
+		return -errno;
+	}
+	move_back(newroot, moved);
+	return 0;
+}
+
+/*
+ * The child that deletes the initramfs, as switch_root's, but only once
+ * init is running: PID 1's end of the close-on-exec pipe closes on a
+ * successful exec (EOF), and gets a byte when the exec failed.
+ */
+static pid_t start_deleter(int oldfd, int pipefd[2])
+{
+	pid_t pid = fork();
+	char c;
+
+	if (pid == 0) {
+		close(pipefd[1]);
+		if (read(pipefd[0], &c, 1) == 0)
+			recursive_remove(oldfd);
+		_exit(0);
+	}
+	close(pipefd[0]);
+	if (pid < 0)
+		log_warn("unable to fork the process deleting the initramfs: "
+			 "%s; keeping it", strerror(errno));
+	return pid;
+}
+
+/*
  * Switch to the root mounted on newroot and exec init there, as
- * util-linux switch_root does.  Returns only on failure: -errno, with
- * the initramfs still in place unless *root_deleted.
+ * util-linux switch_root does, deleting the initramfs only once the exec
+ * has succeeded.  Returns only on failure: -errno, back in the
+ * initramfs with the root on newroot again (unless that failed too,
+ * which is logged).
  */
 int switchroot_run(const char *newroot, const char *init, char *const argv[],
-		   char *const envp[], const char *what, uint64_t t0,
-		   bool *root_deleted)
+		   char *const envp[], const char *what, uint64_t t0)
 {
 	bool moved[ARRAY_SIZE(moved_mounts)] = { false };
-	char target[PATH_MAX];
+	char target[PATH_MAX], byte = 1;
 	struct stat newst, st;
 	struct statfs sfs;
 	uint64_t t1 = log_now_us();
+	int oldfd, newfd = -1, pipefd[2] = { -1, -1 };
+	bool delete;
 	size_t i;
-	pid_t pid;
-	int cfd, err;
+	pid_t pid = -1;
+	int err;
 
-	*root_deleted = false;
 	if (stat(newroot, &newst))
 		return -errno;
+	oldfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (oldfd < 0) {
+		err = -errno;
+		log_error("unable to open the initramfs /: %s", strerror(errno));
+		return err;
+	}
+	delete = fstatfs(oldfd, &sfs) == 0 &&
+		 (sfs.f_type == RAMFS_MAGIC || sfs.f_type == TMPFS_MAGIC);
+	if (!delete)
+		log_warn("the old root is not an initramfs (ramfs or tmpfs): "
+			 "not deleting it");
 	for (i = 0; i < ARRAY_SIZE(moved_mounts); i++) {
 		snprintf(target, sizeof(target), "%s%s", newroot, moved_mounts[i]);
 		if (stat(target, &st) || !S_ISDIR(st.st_mode) ||
@@ -129,8 +189,7 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 			err = -errno;
 			log_error("unable to move %s to %s: %s", moved_mounts[i],
 				  target, strerror(errno));
-			move_back(newroot, moved);
-			return err;
+			goto undo;
 		}
 		moved[i] = true;
 	}
@@ -138,40 +197,24 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 		err = -errno;
 		goto undo;
 	}
-	cfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (mount(newroot, "/", NULL, MS_MOVE, NULL)) {
 		err = -errno;
 		log_error("unable to move %s to /: %s", newroot, strerror(errno));
-		if (cfd >= 0)
-			close(cfd);
 		chdir("/");
 		goto undo;
 	}
-	if (chroot(".") || chdir("/")) {
+	/* The way back: the new root's mount, before it becomes "/". */
+	newfd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (newfd < 0 || chroot(".") || chdir("/")) {
 		err = -errno;
 		log_error("unable to chroot to %s: %s", newroot, strerror(errno));
-		if (cfd >= 0)
-			close(cfd);
-		return err;
+		goto back;
 	}
-	/* As switch_root: a child deletes the old root while init starts. */
-	if (cfd >= 0 && fstatfs(cfd, &sfs) == 0 &&
-	    (sfs.f_type == RAMFS_MAGIC || sfs.f_type == TMPFS_MAGIC)) {
-		pid = fork();
-		if (pid == 0) {
-			recursive_remove(cfd);
-			_exit(0);
-		}
-		if (pid < 0)
-			recursive_remove(cfd);
-		else
-			close(cfd);
-		*root_deleted = true;
-	} else if (cfd >= 0) {
-		log_warn("the old root is not an initramfs (ramfs or tmpfs): "
-			 "not deleting it");
-		close(cfd);
-	}
+	if (delete && pipe2(pipefd, O_CLOEXEC) == 0)
+		pid = start_deleter(oldfd, pipefd);
+	else if (delete)
+		log_warn("unable to make a pipe: %s; keeping the initramfs",
+			 strerror(errno));
 	log_info("switched to the root on %s in %llu us", newroot,
 		 (unsigned long long)(log_now_us() - t1));
 	shell_restore_signals();
@@ -181,8 +224,24 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 	execve(init, argv, envp);
 	err = -errno;
 	shell_block_signals();
+	if (pid > 0) {
+		if (write(pipefd[1], &byte, 1) != 1)
+			log_warn("unable to stop the deleting process: %s",
+				 strerror(errno));
+		close(pipefd[1]);
+		waitpid(pid, NULL, 0);
+	} else if (pipefd[1] >= 0) {
+		close(pipefd[1]);
+	}
+back:
+	if (go_back(oldfd, newfd, newroot, moved) == 0)
+		log_info("back in the initramfs, the root on %s again", newroot);
+	close(oldfd);
+	if (newfd >= 0)
+		close(newfd);
 	return err;
 undo:
 	move_back(newroot, moved);
+	close(oldfd);
 	return err;
 }
