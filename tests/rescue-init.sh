@@ -3,7 +3,7 @@
 # QEMU: the root by every root= form on virtio-blk, NVMe, AHCI and USB
 # disks among decoys, ro/rw, init= and its fallbacks, what the real init
 # inherits, devtmpfs and the console when the kernel provided neither, the
-# kernel log, modules on the Debian stock kernel, and the boot time.  The
+# kernel log, modules on the Debian stock kernel, and 16 disks.  The
 # failures and the rescue shell are tests/rescue-shell.sh.
 
 . "$TOP/tests/rescue-lib.sh"
@@ -380,7 +380,7 @@ test_stock_kernel_loads_modules_and_finds_root() {
 	note "stock kernel: $(tr -d '\r' <"$T/console.log" | grep -o 'rescue: exec .*')"
 }
 
-# ---- boot time ----------------------------------------------------------
+# ---- many disks ---------------------------------------------------------
 
 # exec_us LOG: N of "rescue: exec ... after N us", rescue-init's own
 # figure from main() to the exec of the real init.
@@ -388,46 +388,25 @@ exec_us() {
 	tr -d '\r' <"$1" | sed -n 's/^.*rescue: exec .* after \([0-9]*\) us$/\1/p' | tail -n1
 }
 
-# boot_times RUNS DISKS: boot root=UUID= among DISKS virtio disks (the
-# root last) RUNS times; prints "min median max" in microseconds.
-boot_times() {
-	local runs=$1 disks=$2 i args=() us times=()
-	make_image "$T/initrd" >/dev/null || return 1
-	make_root_dir "$T/root" timed
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root >/dev/null || return 1
+# The root last among 16 virtio disks: rescue-init probes every one (a
+# UUID must be unique) and boots the root.  How long that takes is a
+# figure of make bench ("(a) with 16 disks", rescue-init start to exec),
+# not of a test: a timed test on a shared machine fails on load.
+test_root_last_among_sixteen_virtio_disks() {
+	local i args=()
+	make_image "$T/initrd" || return 1
+	make_root_dir "$T/root" sixteen
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
 	mkdir -p "$T/empty"
-	for ((i = 1; i < disks; i++)); do
-		[ -e "$T/decoy$i.img" ] ||
-			make_ext4 "$T/empty" "$T/decoy$i.img" 8 \
-				"$(printf '3c0d8a52-7e41-4f0b-9a6d-%012d' "$i")" "decoy$i" >/dev/null ||
-			return 1
+	for ((i = 1; i < 16; i++)); do
+		make_ext4 "$T/empty" "$T/decoy$i.img" 8 \
+			"$(printf '3c0d8a52-7e41-4f0b-9a6d-%012d' "$i")" "decoy$i" || return 1
 		args+=(--disk "virtio-blk:$T/decoy$i.img")
 	done
-	args+=(--disk "virtio-blk:$T/root.img")
-	for ((i = 0; i < runs; i++)); do
-		boot_vm "$T/time.log" --kernel "$BZIMAGE" --initrd "$T/initrd" \
-			--append "root=UUID=$ROOT_UUID ${BOOT_TIME_APPEND:-}" "${args[@]}" >&2 || return 1
-		[ "$(result_field "$T/time.log" root marker)" = timed ] ||
-			{ fail "run $i did not reach the root"; show_log "$T/time.log"; return 1; }
-		us=$(exec_us "$T/time.log")
-		[ -n "$us" ] || { fail "no exec line"; show_log "$T/time.log"; return 1; }
-		times+=("$us")
-	done
-	printf '%s\n' "${times[@]}" | sort -n |
-		awk '{ t[NR] = $1 } END { print t[1], t[int((NR + 1) / 2)], t[NR] }'
-}
-
-# The target is 50 ms for one disk and under twice that for 16, under
-# TCG; other VMs on the machine make single runs noisy, so this fails
-# only on a median above five times the target (a regression, not noise)
-# and notes the figures.
-test_boot_time_one_and_sixteen_virtio_disks() {
-	local one sixteen
-	one=$(boot_times "${BOOT_TIME_RUNS:-3}" 1) || return 1
-	sixteen=$(boot_times "${BOOT_TIME_RUNS:-3}" 16) || return 1
-	note "start to exec, us (min median max): 1 disk: $one; 16 disks: $sixteen"
-	read -r _ m1 _ <<<"$one"
-	read -r _ m16 _ <<<"$sixteen"
-	[ "$m1" -lt 250000 ] || { fail "1 disk: median $m1 us"; return 1; }
-	[ "$m16" -lt 500000 ] || { fail "16 disks: median $m16 us"; return 1; }
+	boot "$T/initrd" "root=UUID=$ROOT_UUID" "${args[@]}" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: found root UUID=$ROOT_UUID on /dev/vdp \(ext4\) in [0-9]+ us, 16 devices probed" \
+		"the root found on the 16th disk, all 16 probed" &&
+	expect_root sixteen /dev/vdp ro
 }
