@@ -23,3 +23,5 @@ test_device_table_values() { fuzz_target devtable; }
 test_sysfs_block_attributes() { fuzz_target sysfs; }
 test_mkrescue_module_indexes() { fuzz_target moddb; }
 test_mkrescue_include_specs() { fuzz_target include; }
+test_mkrescue_options() { fuzz_target options; }
+test_mkrescue_module_lists() { fuzz_target modlist; }

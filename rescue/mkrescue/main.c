@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue.c: options, then gather and check everything, then write. */
+/* main.c: options (options.c), then gather and check everything, then write. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "mkrescue.h"
+#include "options.h"
 
 #ifndef MKRESCUE_VERSION
 #define MKRESCUE_VERSION "unknown"
@@ -24,22 +24,7 @@
 #define MKRESCUE_DEFAULT_BUSYBOX "/bin/busybox"
 #define MKRESCUE_DEFAULT_E2FSCK "/sbin/e2fsck.static"
 
-/* See mkrescue(8), "COMPRESSION", for how these were measured. */
-#define MKRESCUE_ZSTD_LEVEL 4
-#define MKRESCUE_GZIP_LEVEL 6
-
 enum { EXIT_USAGE = 2 };
-
-struct options {
-	const char *output;
-	const char *init, *busybox, *e2fsck;
-	bool e2fsck_given, e2fsck_off;
-	const char *kver, *kmoddir, *module_list;
-	bool module_list_given;
-	const char **add, **include;
-	size_t nadd, ninclude;
-	struct image_options image;
-};
 
 /* The temporary output, removed on every way out but success. */
 static char tmp_path[4096];
@@ -51,147 +36,6 @@ static void on_signal(int sig)
 		unlink(tmp_path);
 	signal(sig, SIG_DFL);
 	raise(sig);
-}
-
-static void usage(FILE *f)
-{
-	fputs("Usage: mkrescue [options] -o OUT\n"
-	      "Write the devtmpfs-rescue initramfs, a cpio newc archive.\n\n"
-	      "  -o, --output OUT         the image to write (atomically)\n"
-	      "      --init PATH          rescue-init, as /init (default " MKRESCUE_DEFAULT_INIT ")\n"
-	      "      --busybox PATH       static busybox (default " MKRESCUE_DEFAULT_BUSYBOX ")\n"
-	      "      --e2fsck PATH        static e2fsck (default " MKRESCUE_DEFAULT_E2FSCK ", if there)\n"
-	      "      --no-e2fsck          leave e2fsck out\n"
-	      "  -k, --kver KVER          ship the modules of kernel KVER\n"
-	      "      --kmoddir DIR        where they are (default /lib/modules/KVER)\n"
-	      "      --module-list FILE   names of the modules to ship\n"
-	      "                           (default " MKRESCUE_DEFAULT_MODULE_LIST ")\n"
-	      "      --add-module NAME    ship NAME too (repeatable)\n"
-	      "      --include SRC:DST    add a file or a tree at DST (repeatable)\n"
-	      "      --compress C         none, gzip or zstd (default zstd)\n"
-	      "      --compress-level N   gzip 1-9, zstd 1-19\n"
-	      "  -v, --verbose            say what is added and why\n"
-	      "  -h, --help               show this help\n"
-	      "      --version            show the version\n", f);
-}
-
-static int usage_error(const char *what, const char *arg)
-{
-	msg_error("unable to parse the options: %s%s%s (see mkrescue --help)",
-		  what, arg ? " " : "", arg ? arg : "");
-	return -EINVAL;
-}
-
-static int parse_int(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-static int push(const char ***array, size_t *count, const char *s)
-{
-	const char **n = realloc(*array, (*count + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	n[(*count)++] = s;
-	*array = n;
-	return 0;
-}
-
-enum {
-	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
-	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
-	OPT_COMPRESS_LEVEL, OPT_VERSION,
-};
-
-static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "init", required_argument, NULL, OPT_INIT },
-	{ "busybox", required_argument, NULL, OPT_BUSYBOX },
-	{ "e2fsck", required_argument, NULL, OPT_E2FSCK },
-	{ "no-e2fsck", no_argument, NULL, OPT_NO_E2FSCK },
-	{ "kver", required_argument, NULL, 'k' },
-	{ "kmoddir", required_argument, NULL, OPT_KMODDIR },
-	{ "module-list", required_argument, NULL, OPT_MODULE_LIST },
-	{ "add-module", required_argument, NULL, OPT_ADD_MODULE },
-	{ "include", required_argument, NULL, OPT_INCLUDE },
-	{ "compress", required_argument, NULL, OPT_COMPRESS },
-	{ "compress-level", required_argument, NULL, OPT_COMPRESS_LEVEL },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* 1 when the program is done (--help, --version), 0 to go on, or -errno. */
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	const char *level = NULL;
-	long n;
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:k:vh", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->output = optarg; break;
-		case OPT_INIT: o->init = optarg; break;
-		case OPT_BUSYBOX: o->busybox = optarg; break;
-		case OPT_E2FSCK: o->e2fsck = optarg; o->e2fsck_given = true; break;
-		case OPT_NO_E2FSCK: o->e2fsck_off = true; break;
-		case 'k': o->kver = optarg; break;
-		case OPT_KMODDIR: o->kmoddir = optarg; break;
-		case OPT_MODULE_LIST:
-			o->module_list = optarg;
-			o->module_list_given = true;
-			break;
-		case OPT_ADD_MODULE:
-		case OPT_INCLUDE:
-			if (c == OPT_ADD_MODULE ? push(&o->add, &o->nadd, optarg) :
-			    push(&o->include, &o->ninclude, optarg)) {
-				msg_error("unable to parse the options: out of memory");
-				return -ENOMEM;
-			}
-			break;
-		case OPT_COMPRESS:
-			if (!strcmp(optarg, "none"))
-				o->image.compress = IMAGE_NONE;
-			else if (!strcmp(optarg, "gzip"))
-				o->image.compress = IMAGE_GZIP;
-			else if (!strcmp(optarg, "zstd"))
-				o->image.compress = IMAGE_ZSTD;
-			else
-				return usage_error("unknown --compress", optarg);
-			break;
-		case OPT_COMPRESS_LEVEL: level = optarg; break;
-		case 'v': msg_verbose_on = true; break;
-		case 'h': usage(stdout); return 1;
-		case OPT_VERSION: puts("mkrescue " MKRESCUE_VERSION); return 1;
-		case ':': return usage_error("missing argument of", argv[optind - 1]);
-		default: return usage_error("unknown option", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument", argv[optind]);
-	if (!o->output)
-		return usage_error("no -o OUT given", NULL);
-	if (level && o->image.compress == IMAGE_NONE)
-		return usage_error("--compress-level with --compress none", NULL);
-	if (level && parse_int(level, 1, o->image.compress == IMAGE_GZIP ? 9 : 19, &n))
-		return usage_error("--compress-level out of range:", level);
-	o->image.level = level ? (int)n :
-			 o->image.compress == IMAGE_GZIP ? MKRESCUE_GZIP_LEVEL :
-			 o->image.compress == IMAGE_ZSTD ? MKRESCUE_ZSTD_LEVEL : -1;
-	if (!o->kver && !o->kmoddir && (o->nadd || o->module_list_given))
-		return usage_error("--add-module and --module-list need -k or --kmoddir", NULL);
-	return 0;
 }
 
 /* KVER names the directory in the image: one plain path component. */
@@ -384,6 +228,7 @@ int main(int argc, char **argv)
 		.e2fsck = MKRESCUE_DEFAULT_E2FSCK,
 		.module_list = MKRESCUE_DEFAULT_MODULE_LIST,
 		.image = { .compress = IMAGE_ZSTD },
+		.version = MKRESCUE_VERSION,
 	};
 	struct list l = { 0 };
 	char *kmoddir = NULL, *dir = NULL;
@@ -414,7 +259,6 @@ out:
 	list_free(&l);
 	free(kmoddir);
 	free(dir);
-	free(o.add);
-	free(o.include);
+	options_free(&o);
 	return status;
 }

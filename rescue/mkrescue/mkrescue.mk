@@ -22,6 +22,7 @@ MKRESCUE_DEFINES   = -DMKRESCUE_VERSION='"$(MKRESCUE_VERSION)"' \
 	-DMKRESCUE_DEFAULT_MODULE_LIST='"$(MKRESCUE_MODULE_LIST)"'
 
 TEST_GROUPS += mkrescue mkrescue-errors
+TEST_GROUPS += mkrescue-options
 CHECK_DEPS  += $(BUILD)/mkrescue $(MKRESCUE_TEST_INIT)
 
 # ---- targets ----------------------------------------------------------

@@ -17,7 +17,7 @@ FUZZ_CFLAGS    = -std=gnu11 -g -O1 -D_GNU_SOURCE -Irescue/init -Irescue/mkrescue
 		 -fno-omit-frame-pointer -Wall -Wextra -Werror \
 		 $(BLKID_CFLAGS) $(MKRESCUE_CFLAGS)
 FUZZ_TARGETS   = cmdline rootspec uevent modindex mountinfo devtable sysfs \
-		 moddb include
+		 moddb include options modlist
 # The sources of each parser: tests/parsers.mk, shared with unit.mk.
 fuzz_cmdline_SRCS   = $(call parser_srcs,cmdline)
 fuzz_rootspec_SRCS  = $(call parser_srcs,rootspec)
@@ -28,6 +28,8 @@ fuzz_devtable_SRCS  = $(call parser_srcs,devtable)
 fuzz_sysfs_SRCS     = $(call parser_srcs,blkdev)
 fuzz_moddb_SRCS     = $(call parser_srcs,moddb)
 fuzz_include_SRCS   = $(call parser_srcs,include)
+fuzz_options_SRCS   = $(call parser_srcs,options)
+fuzz_modlist_SRCS   = $(call parser_srcs,modules)
 FUZZ_BINS      = $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 
 DEPS_PACKAGES += clang libclang-rt-14-dev

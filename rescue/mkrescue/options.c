@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/* options.c: mkrescue's command line; each usage error one line. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mkrescue.h"
+#include "options.h"
+
+/* See mkrescue(8), "COMPRESSION", for how these were measured. */
+#define MKRESCUE_ZSTD_LEVEL 4
+#define MKRESCUE_GZIP_LEVEL 6
+
+static void usage(FILE *f, const struct options *d)
+{
+	fprintf(f,
+		"Usage: mkrescue [options] -o OUT\n"
+		"Write the devtmpfs-rescue initramfs, a cpio newc archive.\n\n"
+		"  -o, --output OUT         the image to write (atomically)\n"
+		"      --init PATH          rescue-init, as /init (default %s)\n"
+		"      --busybox PATH       static busybox (default %s)\n"
+		"      --e2fsck PATH        static e2fsck (default %s, if there)\n"
+		"      --no-e2fsck          leave e2fsck out\n"
+		"  -k, --kver KVER          ship the modules of kernel KVER\n"
+		"      --kmoddir DIR        where they are (default /lib/modules/KVER)\n"
+		"      --module-list FILE   names of the modules to ship\n"
+		"                           (default %s)\n"
+		"      --add-module NAME    ship NAME too (repeatable)\n"
+		"      --include SRC:DST    add a file or a tree at DST (repeatable)\n"
+		"      --compress C         none, gzip or zstd (default zstd)\n"
+		"      --compress-level N   gzip 1-9, zstd 1-19\n"
+		"  -v, --verbose            say what is added and why\n"
+		"  -h, --help               show this help\n"
+		"      --version            show the version\n",
+		d->init, d->busybox, d->e2fsck, d->module_list);
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	msg_error("unable to parse the options: %s%s%s; see mkrescue --help",
+		  what, arg ? " " : "", arg ? arg : "");
+	return -EINVAL;
+}
+
+static int parse_int(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+static int push(const char ***array, size_t *count, const char *s)
+{
+	const char **n = realloc(*array, (*count + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	n[(*count)++] = s;
+	*array = n;
+	return 0;
+}
+
+enum {
+	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
+	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
+	OPT_COMPRESS_LEVEL, OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "init", required_argument, NULL, OPT_INIT },
+	{ "busybox", required_argument, NULL, OPT_BUSYBOX },
+	{ "e2fsck", required_argument, NULL, OPT_E2FSCK },
+	{ "no-e2fsck", no_argument, NULL, OPT_NO_E2FSCK },
+	{ "kver", required_argument, NULL, 'k' },
+	{ "kmoddir", required_argument, NULL, OPT_KMODDIR },
+	{ "module-list", required_argument, NULL, OPT_MODULE_LIST },
+	{ "add-module", required_argument, NULL, OPT_ADD_MODULE },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "compress", required_argument, NULL, OPT_COMPRESS },
+	{ "compress-level", required_argument, NULL, OPT_COMPRESS_LEVEL },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define SHORT_OPTIONS	"okvh"
+
+/*
+ * What getopt_long() stopped at, named as the user wrote it.  optopt is
+ * the bad letter of a cluster such as "-vx" (argv[optind - 1] may be the
+ * word before it), 0 for an unknown long option, or the value of a long
+ * option given "=ARG" it takes none of; a long option has moved optind
+ * past its word.
+ */
+static int bad_option(char **argv, bool missing)
+{
+	const char *word = argv[optind - 1];
+	bool is_long = !strncmp(word, "--", 2) &&
+		       (missing || optopt == 0 || optopt >= 256 ||
+			strchr(SHORT_OPTIONS, optopt));
+	char name[128];
+	size_t i, n = 0, len;
+
+	if (!is_long) {
+		snprintf(name, sizeof(name), "-%c", optopt);
+		return usage_error(missing ? "missing argument of" :
+				   "unknown option", name);
+	}
+	len = strcspn(word, "=");
+	snprintf(name, sizeof(name), "%.*s", (int)len, word);
+	if (missing)
+		return usage_error("missing argument of", name);
+	if (optopt)
+		return usage_error("no argument taken by", name);
+	/* "--in" is both --init and --include: say so, not "unknown". */
+	for (i = 0; len > 2 && long_options[i].name; i++)
+		n += !strncmp(long_options[i].name, name + 2, len - 2);
+	return usage_error(n > 1 ? "ambiguous option" : "unknown option", name);
+}
+
+int parse_options(int argc, char **argv, struct options *o)
+{
+	const struct options defaults = *o;
+	const char *level = NULL;
+	long n;
+	int c;
+
+	opterr = 0;
+	optind = 0;	/* glibc: start afresh, for a second call */
+	while ((c = getopt_long(argc, argv, ":o:k:vh", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case OPT_INIT: o->init = optarg; break;
+		case OPT_BUSYBOX: o->busybox = optarg; break;
+		case OPT_E2FSCK: o->e2fsck = optarg; o->e2fsck_given = true; break;
+		case OPT_NO_E2FSCK: o->e2fsck_off = true; break;
+		case 'k': o->kver = optarg; break;
+		case OPT_KMODDIR: o->kmoddir = optarg; break;
+		case OPT_MODULE_LIST:
+			o->module_list = optarg;
+			o->module_list_given = true;
+			break;
+		case OPT_ADD_MODULE:
+		case OPT_INCLUDE:
+			if (c == OPT_ADD_MODULE ? push(&o->add, &o->nadd, optarg) :
+			    push(&o->include, &o->ninclude, optarg)) {
+				msg_error("unable to parse the options: out of memory");
+				return -ENOMEM;
+			}
+			break;
+		case OPT_COMPRESS:
+			if (!strcmp(optarg, "none"))
+				o->image.compress = IMAGE_NONE;
+			else if (!strcmp(optarg, "gzip"))
+				o->image.compress = IMAGE_GZIP;
+			else if (!strcmp(optarg, "zstd"))
+				o->image.compress = IMAGE_ZSTD;
+			else
+				return usage_error("unknown --compress", optarg);
+			break;
+		case OPT_COMPRESS_LEVEL: level = optarg; break;
+		case 'v': msg_verbose_on = true; break;
+		case 'h': usage(stdout, &defaults); return 1;
+		case OPT_VERSION: printf("mkrescue %s\n", o->version); return 1;
+		case ':': return bad_option(argv, true);
+		default: return bad_option(argv, false);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument", argv[optind]);
+	if (!o->output)
+		return usage_error("no -o OUT given", NULL);
+	if (level && o->image.compress == IMAGE_NONE)
+		return usage_error("--compress-level with --compress none", NULL);
+	if (level && parse_int(level, 1, o->image.compress == IMAGE_GZIP ? 9 : 19, &n))
+		return usage_error("--compress-level out of range:", level);
+	o->image.level = level ? (int)n :
+			 o->image.compress == IMAGE_GZIP ? MKRESCUE_GZIP_LEVEL :
+			 o->image.compress == IMAGE_ZSTD ? MKRESCUE_ZSTD_LEVEL : -1;
+	if (!o->kver && !o->kmoddir && (o->nadd || o->module_list_given))
+		return usage_error("--add-module and --module-list need -k or --kmoddir", NULL);
+	return 0;
+}
+
+void options_free(struct options *o)
+{
+	free(o->add);
+	free(o->include);
+	o->add = o->include = NULL;
+	o->nadd = o->ninclude = 0;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * options.h: mkrescue's command line, parsed apart from main() so that
+ * a harness (tests/fuzz/fuzz_options.c) can call parse_options() without
+ * writing an image.
+ */
+#ifndef MKRESCUE_OPTIONS_H
+#define MKRESCUE_OPTIONS_H
+
+#include "mkrescue.h"
+
+struct options {
+	const char *output;
+	const char *init, *busybox, *e2fsck;
+	bool e2fsck_given, e2fsck_off;
+	const char *kver, *kmoddir, *module_list;
+	bool module_list_given;
+	const char **add, **include;
+	size_t nadd, ninclude;
+	struct image_options image;
+	const char *version;	/* for --version */
+};
+
+/*
+ * ARGV into O, which holds the defaults (--help shows them).  1 when
+ * the program is done (--help, --version), 0 to go on, -EINVAL on a
+ * usage error (said in one line), or -ENOMEM.  Can be called again.
+ */
+int parse_options(int argc, char **argv, struct options *o);
+void options_free(struct options *o);
+
+#endif
