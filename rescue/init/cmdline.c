@@ -217,6 +217,11 @@ void cmdline_parse(char *buf, struct cmdline *c)
 			c->args[c->nargs].key = key;
 			c->args[c->nargs++].val = val;
 		}
+	} else if (!strcmp(key, "rescue.member")) {
+		if (!parse_bool(val, &c->member))
+			problem(c, "unable to use %s=%.60s: not 0 or 1; "
+				"members of arrays and volumes stay refused",
+				"rescue.member", val);
 		parse_one(c, key, val);
 	}
 }
@@ -240,9 +245,11 @@ int cmdline_read(const char *path, char *buf, size_t size)
 bool cmdline_consumed(const char *word)
 {
 	static const char *const words[] = { "rescue", "rd.break", "rd.shell",
-					      "rescue.debug" };
+					      "rescue.debug", "rescue.member" };
 	static const char *const keys[] = { "rd.break=", "rd.shell=",
-					     "rescue.debug=", "rootwait=" };
+					     "rd.retry=", "rescue.debug=",
+					     "rootwait=",
+					     "rescue.member=" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(words); i++)

@@ -69,12 +69,13 @@ static size_t printable_utf8(const unsigned char *s)
 }
 
 /*
- * A cell: "-" when empty; printable ASCII and printable UTF-8 as they
- * are; blanks, backslashes, every control byte and every byte of a sequence
- * that is not printable UTF-8 as \xHH, like udev's encoding, so that
- * no disk label can move the cursor or recolour the console.
+ * A table cell, or any string from a disk in a message: "-" when empty;
+ * printable ASCII and printable UTF-8 as they are; blanks, backslashes,
+ * every control byte and every byte of a sequence that is not printable
+ * UTF-8 as \xHH, like udev's encoding, so that no disk label can move
+ * the cursor or recolour the console.
  */
-static void cell(const char *s, char *buf, size_t size)
+void devtable_escape(const char *s, char *buf, size_t size)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = 0, len;
@@ -102,14 +103,14 @@ static void row_cells(const struct blkdev *d, char cells[NCOLS][300])
 {
 	const char *type = d->type[0] ? d->type : d->pttype;
 
-	cell(d->name, cells[C_NAME], sizeof(cells[0]));
+	devtable_escape(d->name, cells[C_NAME], sizeof(cells[0]));
 	snprintf(cells[C_DEV], sizeof(cells[0]), "%u:%u", d->major, d->minor);
 	devtable_human_size(d->sectors * 512, cells[C_SIZE], sizeof(cells[0]));
-	cell(type, cells[C_TYPE], sizeof(cells[0]));
-	cell(d->uuid, cells[C_UUID], sizeof(cells[0]));
-	cell(d->label, cells[C_LABEL], sizeof(cells[0]));
-	cell(d->partuuid, cells[C_PARTUUID], sizeof(cells[0]));
-	cell(d->partlabel, cells[C_PARTLABEL], sizeof(cells[0]));
+	devtable_escape(type, cells[C_TYPE], sizeof(cells[0]));
+	devtable_escape(d->uuid, cells[C_UUID], sizeof(cells[0]));
+	devtable_escape(d->label, cells[C_LABEL], sizeof(cells[0]));
+	devtable_escape(d->partuuid, cells[C_PARTUUID], sizeof(cells[0]));
+	devtable_escape(d->partlabel, cells[C_PARTLABEL], sizeof(cells[0]));
 }
 
 static void emit(char cells[NCOLS][300], const size_t *width,

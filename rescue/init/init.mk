@@ -20,7 +20,7 @@ RESCUE_LDFLAGS  = -static -s
 all: $(RESCUE_INIT)
 rescue-init: $(RESCUE_INIT)
 
-TEST_GROUPS += rescue-init rescue-shell faults
+TEST_GROUPS += rescue-init rescue-shell faults members
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(RESCUE_OBJDIR)/%.o: rescue/init/%.c

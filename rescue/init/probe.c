@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
+#include "members.h"
 #include "storage.h"
 
 /*
@@ -41,7 +42,8 @@ static void add_fs(const char *name)
 
 /*
  * From /proc/filesystems, fs-* aliases when there are modules, and the
- * signatures of the storage layers that are on (after storage_init()).
+ * signatures of members of arrays and volumes (members.c: they must
+ * be seen to be refused) and of the storage layers that are on.
  */
 void probe_init_filesystems(void)
 {
@@ -57,6 +59,7 @@ void probe_init_filesystems(void)
 			add_fs(line + strspn(line, " \t"));
 	}
 	modload_filesystems(add_fs);
+	members_probe_types(add_fs);
 	storage_probe_types(add_fs);
 	probe_fs[probe_fs_count] = NULL;
 }

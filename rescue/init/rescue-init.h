@@ -59,6 +59,7 @@ struct cmdline {
 	size_t after_dashes;	/* words after "--": the init's, not ours */
 	size_t nargs;
 	struct cmdline_arg args[CMDLINE_MAX_ARGS];
+	bool member;		/* rescue.member: mount a member named by root= */
 	size_t nproblems;
 	char problems[CMDLINE_MAX_PROBLEMS][160];
 };
@@ -113,6 +114,7 @@ void devtable_human_size(uint64_t bytes, char *buf, size_t size);
 void devtable_format(const struct blkdev *devs, size_t n,
 		     devtable_line_fn *fn, void *ctx);
 
+void devtable_escape(const char *s, char *buf, size_t size);
 /* rootspec.c */
 #define ROOTSPEC_VALUE_MAX	1024
 enum root_kind {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
+#include "members.h"
 #include "rescue-init.h"
 
 /* The block filesystems the kernel knows, for a root of unknown type. */
@@ -42,8 +43,9 @@ static void kernel_filesystems(char *buf, size_t size)
 
 /*
  * Mount d on dir: as each rootfstype= in turn, else as the probed
- * TYPE, else as each filesystem the kernel has; read-only unless rw;
- * rootflags= as options.  The type it took is in fstype.
+ * TYPE of a filesystem, else as each filesystem the kernel has;
+ * read-only unless rw; rootflags= as options.  The type it took is in
+ * fstype.
  */
 int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
 		    const char *dir, char *fstype, size_t fslen, bool *ro)
@@ -59,9 +61,9 @@ int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
 		return e;
 	if (c->rootfstype)
 		snprintf(types, sizeof(types), "%s", c->rootfstype);
-	else if (d->type[0])
+	else if (d->type[0] && (!d->usage[0] || !strcmp(d->usage, "filesystem")))
 		snprintf(types, sizeof(types), "%s", d->type);
-	else
+	else	/* unknown, or a member's signature (rescue.member=1) */
 		kernel_filesystems(types, sizeof(types));
 	snprintf(fstype, fslen, "%s", types);
 	if (mkdir(dir, 0755) && errno != EEXIST)
@@ -166,7 +168,7 @@ int rootmount_find_init(const char *dir, const char *init, char *found,
 int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 		   const char *dir, struct mountent *m, char *why, size_t size)
 {
-	char reason[256], fstype[1024] = "";
+	char reason[256], fstype[1024] = "", member[700];
 	struct rootspec spec;
 	struct rootresult res;
 	const struct blkdev *d;
@@ -212,7 +214,24 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 	log_info("found root %s on %s (%s) in %llu us, %zu devices probed",
 		 spec.text, d->node, d->type[0] ? d->type : "unknown type",
 		 (unsigned long long)(log_now_us() - t0), res.probed);
-	if (!c->rootfstype && d->usage[0] && strcmp(d->usage, "filesystem")) {
+	/*
+	 * A member is refused even when root= matched it by UUID: a
+	 * storage layer (storage.c) is what makes the whole out of it.
+	 */
+	if (members_describe(d, member, sizeof(member))) {
+		if (!c->member || (spec.kind != ROOT_DEVNAME &&
+				   spec.kind != ROOT_DEVNUM)) {
+			snprintf(why, size, "unable to mount %s as the root: it "
+				 "is %s, not a whole filesystem; use the device "
+				 "that it is part of, or root=%s rescue.member=1 "
+				 "to mount this one alone", d->node, member,
+				 d->node);
+			return -EMEDIUMTYPE;
+		}
+		log_warn("mounting %s alone, as rescue.member=1 asks: it is %s",
+			 d->node, member);
+	} else if (!c->rootfstype && d->usage[0] &&
+		   strcmp(d->usage, "filesystem")) {
 		snprintf(why, size, "unable to mount %s on %s: it holds %s "
 			 "(%s), not a filesystem", d->node, dir, d->type,
 			 d->usage);

@@ -16,7 +16,7 @@ UNIT_CFLAGS     = -std=gnu11 -O1 -g $(WARNINGS) $(UNIT_SANITIZE) \
 		  -Irescue/init -Irescue/mkrescue -Irescue/lib $(CMOCKA_CFLAGS)
 UNIT_TESTS      = test_cmdline test_rootspec test_uevent test_modindex \
 		  test_log test_devtable test_mounts test_blkdev test_moddb \
-		  test_readfile test_modsame
+		  test_readfile test_modsame test_members
 # The sources of each parser: tests/parsers.mk, shared with fuzz.mk.
 test_cmdline_SRCS   = $(call parser_srcs,cmdline)
 test_rootspec_SRCS  = $(call parser_srcs,rootspec)
@@ -27,6 +27,7 @@ test_devtable_SRCS  = $(call parser_srcs,devtable)
 test_mounts_SRCS    = $(call parser_srcs,mounts)
 test_blkdev_SRCS    = $(call parser_srcs,blkdev)
 test_readfile_SRCS  = lib/readfile.c
+test_members_SRCS   = init/members.c $(call parser_srcs,devtable)
 test_moddb_SRCS     = $(call parser_srcs,moddb include)
 # What mkrescue ships and what rescue-init loads, from the same files.
 test_modsame_SRCS   = $(call parser_srcs,modules modload)

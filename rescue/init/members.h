@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * members.h: block devices that are one part of something bigger (a
+ * RAID member, a LUKS container, an LVM physical volume, a bcache
+ * backing device, one device of a multi-device btrfs) and must not be
+ * mounted as the root on their own.
+ */
+#ifndef RESCUE_MEMBERS_H
+#define RESCUE_MEMBERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rescue-init.h"
+
+/* Adds the libblkid TYPE names of member signatures to the probe. */
+void members_probe_types(void (*add)(const char *type));
+
+/*
+ * Whether d is a member; if so, what of, in words that name it ("a
+ * member of the md array 3f0c... (name host:root)").  Reads the device
+ * for btrfs, whose device count libblkid does not report.
+ */
+bool members_describe(const struct blkdev *d, char *what, size_t size);
+
+/* The device count of the btrfs filesystem whose superblock is in sb. */
+unsigned long long members_btrfs_devices(const unsigned char *sb, size_t len);
+
+#endif
