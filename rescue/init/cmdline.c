@@ -187,6 +187,11 @@ static void parse_one(struct cmdline *c, const char *key, const char *val)
 		if (!parse_bool(val, &c->debug))
 			problem(c, "unable to use %s=%.60s: not 0 or 1",
 				"rescue.debug", val);
+	} else if (!strcmp(key, "rescue.member")) {
+		if (!parse_bool(val, &c->member))
+			problem(c, "unable to use %s=%.60s: not 0 or 1; "
+				"members of arrays and volumes stay refused",
+				"rescue.member", val);
 	}
 }
 
@@ -217,11 +222,6 @@ void cmdline_parse(char *buf, struct cmdline *c)
 			c->args[c->nargs].key = key;
 			c->args[c->nargs++].val = val;
 		}
-	} else if (!strcmp(key, "rescue.member")) {
-		if (!parse_bool(val, &c->member))
-			problem(c, "unable to use %s=%.60s: not 0 or 1; "
-				"members of arrays and volumes stay refused",
-				"rescue.member", val);
 		parse_one(c, key, val);
 	}
 }
@@ -247,8 +247,7 @@ bool cmdline_consumed(const char *word)
 	static const char *const words[] = { "rescue", "rd.break", "rd.shell",
 					      "rescue.debug", "rescue.member" };
 	static const char *const keys[] = { "rd.break=", "rd.shell=",
-					     "rd.retry=", "rescue.debug=",
-					     "rootwait=",
+					     "rescue.debug=", "rootwait=",
 					     "rescue.member=" };
 	size_t i;
 
