@@ -90,6 +90,22 @@ static int parse_seconds(const char *val, int *out)
 	return 0;
 }
 
+/* panic=: the kernel's int, negative for "at once". */
+static int parse_panic(const char *val, int *out)
+{
+	char *end;
+	long n;
+
+	if (!val || !*val)
+		return -EINVAL;
+	errno = 0;
+	n = strtol(val, &end, 10);
+	if (errno || *end || n > 86400 || n < -86400)
+		return -ERANGE;
+	*out = (int)n;
+	return 0;
+}
+
 static bool parse_bool(const char *val, bool *out)
 {
 	static const char *const yes[] = { "1", "yes", "y", "on", "true" };
@@ -174,8 +190,22 @@ static void parse_one(struct cmdline *c, const char *key, const char *val)
 				val);
 	} else if (!strcmp(key, "rescue") && !val) {
 		c->brk = BREAK_PRE_MOUNT;
+		c->brk_word = key;
 	} else if (!strcmp(key, "rd.break")) {
 		c->brk = parse_break(c, val);
+		c->brk_word = key;
+	} else if (!strcmp(key, "rd.retry")) {
+		if (parse_seconds(val, &n) == 0)
+			c->retry_s = n;
+		else
+			problem(c, "unable to use %s=%.60s: not a number of "
+				"seconds (0 to 86400); ignored", "rd.retry", val);
+	} else if (!strcmp(key, "panic")) {
+		if (parse_panic(val, &n) == 0)
+			c->panic_s = n;
+		else
+			problem(c, "unable to use %s=%.60s: not a number of "
+				"seconds; ignored", "panic", val);
 	} else if (!strcmp(key, "rd.shell")) {
 		if (!parse_bool(val, &c->shell))
 			problem(c, "unable to use %s=%.60s: not 0 or 1; "
@@ -206,6 +236,7 @@ void cmdline_parse(char *buf, struct cmdline *c)
 
 	memset(c, 0, sizeof(*c));
 	c->rootwait_s = -1;
+	c->retry_s = -1;
 	c->shell = true;
 	args = skip_spaces(buf);
 	while (*args) {
@@ -223,6 +254,11 @@ void cmdline_parse(char *buf, struct cmdline *c)
 			c->args[c->nargs++].val = val;
 		}
 		parse_one(c, key, val);
+	}
+	if (!c->shell && c->brk != BREAK_NONE) {
+		problem(c, "ignoring %s%.60s: rd.shell=0 means no shell",
+			c->brk_word, "");
+		c->brk = BREAK_NONE;
 	}
 }
 
@@ -247,7 +283,8 @@ bool cmdline_consumed(const char *word)
 	static const char *const words[] = { "rescue", "rd.break", "rd.shell",
 					      "rescue.debug", "rescue.member" };
 	static const char *const keys[] = { "rd.break=", "rd.shell=",
-					     "rescue.debug=", "rootwait=",
+					     "rd.retry=", "rescue.debug=",
+					     "rootwait=",
 					     "rescue.member=" };
 	size_t i;
 

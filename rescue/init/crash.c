@@ -3,7 +3,9 @@
  * crash.c: PID 1 must not die, or the kernel panics on a machine that is
  * already in trouble.  A fault in rescue-init (SIGSEGV, SIGBUS, SIGILL,
  * SIGFPE) execs /init again, told by RESCUE_CRASHED=N to go straight to
- * the rescue shell; after CRASH_MAX of them, busybox sh replaces it.  The
+ * the rescue shell; after CRASH_MAX of them, busybox sh replaces it.  With
+ * rd.shell=0 the restart boots without a shell, and after the last crash
+ * PID 1 waits for a reboot (panic= seconds, or a request).  The
  * handler runs on its own stack (a stack overflow is a SIGSEGV too) and
  * calls only async-signal-safe functions.
  */
@@ -11,7 +13,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/reboot.h>
+#include <sys/wait.h>
 
 #include "rescue-init.h"
 
@@ -20,6 +25,8 @@
 
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
 static unsigned crashes;		/* from RESCUE_CRASHED at start */
+/* rd.shell and panic=, once the command line is read; no shell before. */
+static volatile sig_atomic_t shell_allowed, panic_s;
 static char crash_stack[64 * 1024];
 
 /* Append the decimal n to p (async-signal-safe): the end. */
@@ -59,6 +66,40 @@ static void say(const char *line, size_t len)
 	}
 }
 
+/*
+ * rd.shell=0 after the last crash: what the kernel does after a panic,
+ * with PID 1's duties kept (reaping, reboot and poweroff requests).
+ */
+static void wait_for_reboot(void)
+{
+	struct timespec ts = { .tv_sec = panic_s > 0 ? panic_s : 0 };
+	sigset_t set;
+	int sig, how;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	for (;;) {
+		sig = panic_s ? sigtimedwait(&set, NULL, &ts) :
+			sigwaitinfo(&set, NULL);
+		if (sig == SIGCHLD) {
+			while (waitpid(-1, NULL, WNOHANG) > 0)
+				;
+			continue;
+		}
+		how = sig == SIGUSR2 ? RB_POWER_OFF :
+		      sig == SIGUSR1 ? RB_HALT_SYSTEM : RB_AUTOBOOT;
+		if (sig < 0 && panic_s == 0)
+			continue;
+		sync();
+		reboot(how);
+	}
+}
+
 static void crashed(int sig)
 {
 	static char env[sizeof(CRASH_ENV) + 12];
@@ -73,9 +114,18 @@ static void crashed(int sig)
 
 	p = put_str(line, "<2>rescue: PID 1 crashed (signal ");
 	p = put_uint(p, (unsigned)sig);
-	p = put_str(p, last ? "); starting /bin/sh as PID 1\n" :
-		    "); restarting /init into the rescue shell\n");
+	if (last && !shell_allowed)
+		p = put_str(p, "); no shell (rd.shell=0): waiting for a "
+			    "reboot\n");
+	else if (last)
+		p = put_str(p, "); starting /bin/sh as PID 1\n");
+	else if (!shell_allowed)
+		p = put_str(p, "); restarting /init, without a shell\n");
+	else
+		p = put_str(p, "); restarting /init into the rescue shell\n");
 	say(line, (size_t)(p - line));
+	if (last && !shell_allowed)
+		wait_for_reboot();
 	p = put_str(env, CRASH_ENV);
 	*put_uint(p, crashes + 1) = '\0';
 	sigemptyset(&none);
@@ -103,6 +153,13 @@ void crash_unblock_set(sigset_t *set)
 
 	for (i = 0; i < ARRAY_SIZE(crash_signals); i++)
 		sigdelset(set, crash_signals[i]);
+}
+
+/* What a crash may start: the shell (rd.shell), and panic= for the last. */
+void crash_set_policy(bool shell, int panic)
+{
+	shell_allowed = shell;
+	panic_s = panic;
 }
 
 /* Catch the faults; returns how many crashes came before this start. */

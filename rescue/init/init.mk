@@ -20,7 +20,7 @@ RESCUE_LDFLAGS  = -static -s
 all: $(RESCUE_INIT)
 rescue-init: $(RESCUE_INIT)
 
-TEST_GROUPS += rescue-init rescue-shell faults members
+TEST_GROUPS += rescue-init rescue-shell faults members pid1
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(RESCUE_OBJDIR)/%.o: rescue/init/%.c

@@ -16,6 +16,10 @@
 #define HINT_BREAK	"rescue-ls lists block devices, rescue-mount mounts " \
 			"the root, exit continues the boot"
 #define HINT_PIVOT	"the root is mounted on " NEWROOT ", exit switches to it"
+#define NOSHELL_TURN_S	5	/* rd.shell=0: a root wait between signals */
+#define NOSHELL_NOTE_S	60	/* rd.shell=0: a line while failing */
+#define RETRY_PAUSE_MAX_S 30	/* between attempts that fail at once */
+#define MIN(a, b)	((a) < (b) ? (a) : (b))
 #define INIT_ARGS_MAX	64
 #define INIT_ENVS_MAX	128
 
@@ -108,12 +112,61 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
  */
 static void restart_after_crash(unsigned crashes)
 {
-	log_error("restarted after %u crash%s of PID 1: the rescue shell comes "
-		  "first", crashes, crashes > 1 ? "es" : "");
+	log_error("restarted after %u crash%s of PID 1: %s", crashes,
+		  crashes > 1 ? "es" : "", cmd.shell ?
+		  "the rescue shell comes first" :
+		  "booting again, without a shell (rd.shell=0)");
 	kill(-1, SIGKILL);	/* every process but PID 1 */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
-	cmd.brk = BREAK_PRE_MOUNT;
+	if (cmd.shell)
+		cmd.brk = BREAK_PRE_MOUNT;
+}
+
+/*
+ * rd.shell=0 after a failed attempt: report the first failure, then keep
+ * trying, the root wait in short turns (so that reboot requests are
+ * served between them), failures that take no time with a growing pause,
+ * until rd.retry= runs out; then panic= says what comes.
+ */
+static void retry_without_shell(const char *why, uint64_t attempt_start)
+{
+	static uint64_t first, next_note;
+	static unsigned pause_s;
+	uint64_t now = log_now_us(), limit;
+	char retry[64] = "";
+
+	if (!first) {
+		first = now;
+		next_note = now + NOSHELL_NOTE_S * 1000000ULL;
+		report_failure(why);
+		if (cmd.retry_s >= 0)
+			snprintf(retry, sizeof(retry), " for %d s (rd.retry=%d)",
+				 cmd.retry_s, cmd.retry_s);
+		log_error("no rescue shell (rd.shell=0): trying again%s as "
+			  "devices come; ctrl-alt-del or reboot restarts, "
+			  "poweroff powers off", retry);
+	} else if (now >= next_note) {
+		log_error("still failing after %llu s (rd.shell=0): %s",
+			  (unsigned long long)((now - first) / 1000000), why);
+		next_note += NOSHELL_NOTE_S * 1000000ULL;
+	}
+	limit = cmd.retry_s >= 0 ? first + cmd.retry_s * 1000000ULL :
+		UINT64_MAX;
+	if (now >= limit) {
+		log_error("giving up the boot after %d s (rd.retry=%d)",
+			  cmd.retry_s, cmd.retry_s);
+		shell_give_up(cmd.panic_s);
+	}
+	if (now - attempt_start < 1000000)	/* failed at once: pause */
+		pause_s = pause_s ? MIN(pause_s * 2, RETRY_PAUSE_MAX_S) : 1;
+	else
+		pause_s = 0;
+	shell_pause(MIN(pause_s * 1000000ULL, limit - now));
+	now = log_now_us();
+	cmd.rootwait_s = (int)MIN((uint64_t)NOSHELL_TURN_S,
+				  now < limit ? (limit - now + 999999) / 1000000 :
+				  0);
 }
 
 static void setup_modules(void)
@@ -130,6 +183,7 @@ static void setup_modules(void)
 int main(int argc, char *argv[], char *envp[])
 {
 	char why[2048];
+	uint64_t attempt;
 	bool devtmpfs_ours, kept;
 	unsigned crashes;
 	size_t i;
@@ -172,6 +226,9 @@ int main(int argc, char *argv[], char *envp[])
 	log_set_quiet(cmd.quiet);
 	for (i = 0; i < cmd.nproblems; i++)
 		log_warn("%s", cmd.problems[i]);
+	crash_set_policy(cmd.shell, cmd.panic_s);
+	if (!cmd.shell)
+		shell_disable();
 
 	if (crashes)
 		restart_after_crash(crashes);
@@ -195,9 +252,14 @@ int main(int argc, char *argv[], char *envp[])
 
 	/* 4. Find, mount, switch; on failure report, shell, retry. */
 	for (;;) {
+		attempt = log_now_us();
 		boot_root(argc, argv, envp, why, sizeof(why));
+		if (!cmd.shell) {
+			retry_without_shell(why, attempt);
+			continue;
+		}
 		report_failure(why);
-		if (!cmd.shell || shell_run(HINT_FAILED))
+		if (shell_run(HINT_FAILED))
 			shell_wait_forever();
 	}
 }

@@ -53,13 +53,16 @@ struct cmdline {
 	int rootwait_s;		/* -1: not given */
 	int rootdelay_s;
 	enum rd_break brk;
+	const char *brk_word;	/* "rescue" or "rd.break": which asked */
 	bool shell;		/* rd.shell, default on */
+	int retry_s;		/* rd.retry=: -1 not given */
+	int panic_s;		/* panic=: the kernel's, 0 by default */
 	bool quiet;
 	bool debug;		/* rescue.debug */
+	bool member;		/* rescue.member: mount a member named by root= */
 	size_t after_dashes;	/* words after "--": the init's, not ours */
 	size_t nargs;
 	struct cmdline_arg args[CMDLINE_MAX_ARGS];
-	bool member;		/* rescue.member: mount a member named by root= */
 	size_t nproblems;
 	char problems[CMDLINE_MAX_PROBLEMS][160];
 };
@@ -111,10 +114,10 @@ size_t probe_all(struct blklist *l, unsigned what);
 /* devtable.c */
 typedef void devtable_line_fn(void *ctx, const char *line);
 void devtable_human_size(uint64_t bytes, char *buf, size_t size);
+void devtable_escape(const char *s, char *buf, size_t size);
 void devtable_format(const struct blkdev *devs, size_t n,
 		     devtable_line_fn *fn, void *ctx);
 
-void devtable_escape(const char *s, char *buf, size_t size);
 /* rootspec.c */
 #define ROOTSPEC_VALUE_MAX	1024
 enum root_kind {
@@ -213,13 +216,17 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 
 /* crash.c */
 unsigned crash_install(char *const envp[]);
+void crash_set_policy(bool shell, int panic_s);
 void crash_unblock_set(sigset_t *set);
 
 /* shell.c */
 void shell_block_signals(void);
 void shell_restore_signals(void);
 int shell_run(const char *hint);
-void shell_wait_forever(void);
+void shell_pause(uint64_t us);
+void shell_disable(void);
+void shell_wait_forever(void) __attribute__((noreturn));
+void shell_give_up(int panic_s) __attribute__((noreturn));
 
 /* tools.c */
 int tools_main(int argc, char *argv[]);

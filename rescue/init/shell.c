@@ -11,11 +11,14 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rescue-init.h"
 
 #define SHELL	"/bin/sh"
+
+static bool disabled;		/* rd.shell=0 */
 
 /* PID 1 takes every signal through sigwaitinfo(), as sinit does. */
 void shell_block_signals(void)
@@ -60,6 +63,14 @@ static void console_device(char *buf, size_t size)
 		snprintf(buf, size, "/dev/console");
 }
 
+static void power(int how)
+{
+	sync();
+	umount2(NEWROOT, MNT_DETACH);
+	if (reboot(how))
+		log_error("unable to reboot: %s", strerror(errno));
+}
+
 /* busybox reboot, poweroff, halt signal PID 1: SIGTERM, SIGUSR2, SIGUSR1. */
 static void power_signal(int sig)
 {
@@ -74,10 +85,30 @@ static void power_signal(int sig)
 		what = "halting";
 	}
 	log_info("%s (signal %s)", what, strsignal(sig));
-	sync();
-	umount2(NEWROOT, MNT_DETACH);
-	if (reboot(how))
-		log_error("unable to reboot: %s", strerror(errno));
+	power(how);
+}
+
+/* Every signal that PID 1 waits for (the faults go to crash.c). */
+static void waited_signals(sigset_t *set)
+{
+	sigfillset(set);
+	crash_unblock_set(set);
+}
+
+/* A power request, or a child to reap: 1 when pid (> 0) has exited. */
+static int handle_signal(int sig, pid_t pid, int *status)
+{
+	pid_t w;
+
+	if (sig == SIGCHLD) {
+		while ((w = waitpid(-1, status, WNOHANG)) > 0)
+			if (w == pid)
+				return 1;
+	} else if (sig == SIGINT || sig == SIGTERM || sig == SIGUSR1 ||
+		   sig == SIGUSR2) {
+		power_signal(sig);
+	}
+	return 0;
 }
 
 /* Reap every child; handle power signals; return when pid has exited. */
@@ -85,21 +116,34 @@ static int wait_for(pid_t pid)
 {
 	sigset_t all;
 	siginfo_t si;
-	pid_t w;
-	int status = 0, sig;
+	int status = 0;
 
-	sigfillset(&all);
-	crash_unblock_set(&all);	/* those go to crash.c's handler */
+	waited_signals(&all);
+	for (;;)
+		if (handle_signal(sigwaitinfo(&all, &si), pid, &status))
+			return status;
+}
+
+/* Let us (0: none) pass, reaping children and honouring power requests. */
+void shell_pause(uint64_t us)
+{
+	uint64_t end = log_now_us() + us, now;
+	struct timespec ts;
+	sigset_t all;
+	siginfo_t si;
+	int sig, status;
+
+	waited_signals(&all);
 	for (;;) {
-		sig = sigwaitinfo(&all, &si);
-		if (sig == SIGCHLD) {
-			while ((w = waitpid(-1, &status, WNOHANG)) > 0)
-				if (w == pid)
-					return status;
-		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGUSR1 ||
-			   sig == SIGUSR2) {
-			power_signal(sig);
-		}
+		now = log_now_us();
+		us = now < end ? end - now : 0;
+		ts.tv_sec = (time_t)(us / 1000000);
+		ts.tv_nsec = (long)(us % 1000000) * 1000;
+		sig = sigtimedwait(&all, &si, &ts);
+		if (sig > 0)
+			handle_signal(sig, 0, &status);
+		else if (errno == EAGAIN)
+			return;
 	}
 }
 
@@ -146,6 +190,10 @@ int shell_run(const char *hint)
 	pid_t pid;
 	int status;
 
+	if (disabled) {
+		log_error("not starting the rescue shell: rd.shell=0");
+		return -EPERM;
+	}
 	if (access(SHELL, X_OK)) {
 		int err = -errno;
 
@@ -171,12 +219,36 @@ int shell_run(const char *hint)
 	return 0;
 }
 
-/* rd.shell=0: no shell, and no exit: reboot, power off or halt on request. */
+/* rd.shell=0: no shell_run() from here on, whatever asks for it. */
+void shell_disable(void)
+{
+	disabled = true;
+}
+
+/* No shell, and no exit: reboot, power off or halt on request. */
 void shell_wait_forever(void)
 {
 	reboot(RB_DISABLE_CAD);
-	log_error("no rescue shell (rd.shell=0): ctrl-alt-del or reboot "
-		  "restarts, poweroff powers off");
+	log_error("no rescue shell%s: ctrl-alt-del or reboot restarts, "
+		  "poweroff powers off", disabled ? " (rd.shell=0)" : "");
 	for (;;)
 		wait_for(-1);
+}
+
+/*
+ * The boot is given up (rd.retry= ran out): what the kernel does after
+ * a panic, as panic= says: reboot after that many seconds, at once when
+ * negative, and with 0 (the default) wait for a reboot request.
+ */
+void shell_give_up(int panic_s)
+{
+	if (panic_s == 0)
+		shell_wait_forever();
+	if (panic_s > 0) {
+		log_error("rebooting in %d s (panic=%d)", panic_s, panic_s);
+		shell_pause((uint64_t)panic_s * 1000000);
+	}
+	log_info("rebooting (panic=%d)", panic_s);
+	power(RB_AUTOBOOT);
+	shell_wait_forever();	/* reboot() failed */
 }

@@ -76,7 +76,7 @@ static void every_parameter_is_read(void **state)
 	(void)state;
 	parse("root=/dev/vda2 rootfstype=ext4,vfat rootflags=noatime,data=ordered "
 	      "init=/sbin/alt rw rootwait=12 rootdelay=3 rd.break=pre-pivot "
-	      "rd.shell=0 quiet rescue.debug");
+	      "rd.retry=20 panic=-1 quiet rescue.debug");
 	assert_string_equal(c.root, "/dev/vda2");
 	assert_string_equal(c.rootfstype, "ext4,vfat");
 	assert_string_equal(c.rootflags, "noatime,data=ordered");
@@ -85,7 +85,8 @@ static void every_parameter_is_read(void **state)
 	assert_int_equal(c.rootwait_s, 12);
 	assert_int_equal(c.rootdelay_s, 3);
 	assert_int_equal(c.brk, BREAK_PRE_PIVOT);
-	assert_false(c.shell);
+	assert_int_equal(c.retry_s, 20);
+	assert_int_equal(c.panic_s, -1);
 	assert_true(c.quiet);
 	assert_true(c.debug);
 	assert_int_equal(c.nproblems, 0);
@@ -102,6 +103,8 @@ static void defaults_without_parameters(void **state)
 	assert_int_equal(c.rootdelay_s, 0);
 	assert_int_equal(c.brk, BREAK_NONE);
 	assert_true(c.shell);
+	assert_int_equal(c.retry_s, -1);
+	assert_int_equal(c.panic_s, 0);
 	assert_false(c.debug);
 }
 
@@ -148,6 +151,38 @@ static void break_forms(void **state)
 	assert_non_null(strstr(c.problems[0], "rd.break=sometime"));
 	parse("rescue=1");	/* not the word: nothing */
 	assert_int_equal(c.brk, BREAK_NONE);
+}
+
+/* rd.shell=0 means no shell: a break asked for anywhere is refused. */
+static void no_shell_refuses_every_break(void **state)
+{
+	(void)state;
+	parse("rd.break rd.shell=0");
+	assert_false(c.shell);
+	assert_int_equal(c.brk, BREAK_NONE);
+	assert_int_equal(c.nproblems, 1);
+	assert_non_null(strstr(c.problems[0], "ignoring rd.break"));
+	parse("rd.shell=0 rescue");
+	assert_int_equal(c.brk, BREAK_NONE);
+	assert_non_null(strstr(c.problems[0], "ignoring rescue"));
+	parse("rd.shell=0 rd.break=pre-pivot rd.shell=1");
+	assert_int_equal(c.brk, BREAK_PRE_PIVOT);
+	assert_int_equal(c.nproblems, 0);
+}
+
+static void retry_and_panic_forms(void **state)
+{
+	(void)state;
+	parse("rd.retry=0 panic=30");
+	assert_int_equal(c.retry_s, 0);
+	assert_int_equal(c.panic_s, 30);
+	parse("rd.retry=-5 panic=soon");
+	assert_int_equal(c.retry_s, -1);
+	assert_int_equal(c.panic_s, 0);
+	assert_int_equal(c.nproblems, 2);
+	assert_non_null(strstr(c.problems[0], "rd.retry=-5"));
+	assert_non_null(strstr(c.problems[1], "panic=soon"));
+	assert_true(cmdline_consumed("rd.retry=20"));
 }
 
 static void bad_values_name_the_parameter(void **state)
@@ -293,6 +328,8 @@ int main(void)
 		cmocka_unit_test(later_parameters_win),
 		cmocka_unit_test(rootwait_forms),
 		cmocka_unit_test(break_forms),
+		cmocka_unit_test(no_shell_refuses_every_break),
+		cmocka_unit_test(retry_and_panic_forms),
 		cmocka_unit_test(bad_values_name_the_parameter),
 		cmocka_unit_test(words_after_dashes_are_the_inits),
 		cmocka_unit_test(values_of_2047_bytes),

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/pid1.sh: a PID 1 that never strands the machine: rd.shell=0 means
+# no shell on any path (a failure, rd.break, a crash restart) and keeps
+# trying until the root comes or rd.retry= runs out (then panic= reboots);
+# plain rootwait waits without limit; a shell that exits at once is
+# retried with a pause, and said once.
+
+. "$TOP/tests/rescue-lib.sh"
+
+# ---- helpers (the monitor ones as in tests/faults.sh) ------------------
+
+# monitor SOCK CMD...: HMP commands, each after the previous prompt.
+monitor() {
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Peer => shift) or die "monitor: $!\n";
+		my $buf = "";
+		sub prompt { local $SIG{ALRM} = sub { die "monitor: no prompt\n" };
+			alarm 10; while ($buf !~ /\(qemu\) $/) { my $n = sysread($s, my $c, 4096);
+				die "monitor: closed\n" unless $n; $buf .= $c; } alarm 0;
+			print $buf; $buf = ""; }
+		prompt();
+		for my $cmd (@ARGV) { print $s "$cmd\n"; prompt(); }
+	' "$@" >>"$T/monitor.log" 2>&1
+}
+
+# wait_log LOG REGEX SECONDS: until a console line matches, or fail.
+wait_log() {
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		tr -d '\r' 2>/dev/null <"$1" | grep -Eq -- "$2" && return 0
+		sleep 0.1
+	done
+	fail "no console line /$2/ within $3 s"
+	show_log "$1"
+	return 1
+}
+
+# start_vm APPEND run-vm-args: boot in the background with a monitor.
+start_vm() {
+	local append=$1
+	shift
+	"$RUN_VM" --log "$T/console.log" --monitor "$T/mon.sock" --timeout "$VM_TIMEOUT" \
+		--kernel "$BZIMAGE" --initrd "$T/initrd" --append "$append" "$@" \
+		2>"$T/run-vm.err" &
+	vm_pid=$!
+}
+
+stop_vm() {
+	[ -S "$T/mon.sock" ] && monitor "$T/mon.sock" quit
+	wait "$vm_pid" 2>/dev/null
+}
+
+hot_add_disk() { # img
+	monitor "$T/mon.sock" \
+		"drive_add 0 if=none,file=$1,format=raw,id=hot" \
+		"device_add scsi-hd,drive=hot,bus=virtio-scsi0.0,serial=hot" ||
+		{ fail "the monitor refused the hot-add:" "$(cat "$T/monitor.log")"; return 1; }
+}
+
+# late_root APPEND WAIT_REGEX: boot with a decoy, add the root once the
+# console shows WAIT_REGEX, and expect the boot to reach it.
+late_root() {
+	make_image "$T/initrd" || return 1
+	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
+	make_root_dir "$T/root" late
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" lateroot || return 1
+	start_vm "$1" --disk "virtio-scsi:$T/decoy.img"
+	wait_log "$T/console.log" "$2" "$VM_TIMEOUT" &&
+		hot_add_disk "$T/root.img" ||
+		{ stop_vm; return 1; }
+	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
+	expect_field "$T/console.log" root marker late &&
+	expect_exec_line /sbin/init /dev/sdb ext4 ro &&
+	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic"
+}
+
+# ---- rd.shell=0 ---------------------------------------------------------
+
+# No rootwait: the first look fails and is reported; PID 1 goes on
+# watching the devices and boots the root added afterwards.
+test_no_shell_boots_a_root_that_comes_later() {
+	late_root "root=UUID=$ROOT_UUID rd.shell=0" 'rescue: no rescue shell \(rd.shell=0\)' &&
+	expect_log "$T/console.log" "rescue: unable to find root UUID=$ROOT_UUID: no block device has this UUID" \
+		"the first failure" &&
+	expect_no_log "$T/console.log" 'starting the rescue shell|\(rescue\) ' "rescue shell"
+}
+
+# rd.retry= bounds the trying; panic= then reboots, as the kernel would.
+test_no_shell_gives_up_after_rd_retry_and_reboots() {
+	make_image "$T/initrd" || return 1
+	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
+	VM_TIMEOUT=60 boot "$T/initrd" "root=LABEL=never rd.shell=0 rd.retry=8 panic=2" \
+		--disk "virtio-blk:$T/decoy.img" || return 1
+	expect_log "$T/console.log" 'rescue: no rescue shell \(rd.shell=0\): trying again for 8 s \(rd.retry=8\)' \
+		"the wait" &&
+	expect_log "$T/console.log" 'rescue: giving up the boot after 8 s \(rd.retry=8\)$' "giving up" &&
+	expect_log "$T/console.log" 'rescue: rebooting in 2 s \(panic=2\)$' "the reboot" &&
+	expect_no_log "$T/console.log" 'starting the rescue shell|\(rescue\) ' "rescue shell" &&
+	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic"
+}
+
+# A restart after a crash (RESCUE_CRASHED=1, as crash.c sets it) and
+# rd.break both ask for the shell; rd.shell=0 wins, the boot goes on.
+test_no_shell_crash_restart_and_rd_break_boot_without_shell() {
+	make_image "$T/initrd" || return 1
+	make_root_dir "$T/root" noshell
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	boot "$T/initrd" "root=/dev/vda rd.shell=0 rd.break RESCUE_CRASHED=1" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'rescue: restarted after 1 crash of PID 1: booting again, without a shell \(rd.shell=0\)' \
+		"the restart without shell" &&
+	expect_log "$T/console.log" 'rescue: ignoring rd.break: rd.shell=0 means no shell' \
+		"rd.break refused" &&
+	expect_field "$T/console.log" root marker noshell &&
+	expect_no_log "$T/console.log" 'starting the rescue shell|\(rescue\) ' "rescue shell"
+}
