@@ -33,13 +33,18 @@ make_member_disk() { # img
 		fail "blkid does not see $1 as an md member"
 }
 
-test_md_member_named_by_root_is_refused() {
+# boot_to_shell APPEND: the member disk, booted until the rescue shell.
+boot_to_shell() {
 	make_image "$T/initrd" || return 1
 	make_member_disk "$T/member.img" || return 1
 	sha256sum "$T/member.img" >"$T/sums"
 	: >"$T/commands"
 	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
-		--append "root=/dev/vda rw" --disk "virtio-blk:$T/member.img" || return 1
+		--append "$1" --disk "virtio-blk:$T/member.img"
+}
+
+test_md_member_named_by_root_is_refused() {
+	boot_to_shell "root=/dev/vda rw" || return 1
 	expect_log "$T/console.log" "rescue: unable to mount /dev/vda as the root: it is a member of the md array $MD_UUID, not a whole filesystem" \
 		"the refusal naming the array" &&
 	expect_log "$T/console.log" "root=/dev/vda rescue.member=1" \
@@ -51,11 +56,7 @@ test_md_member_named_by_root_is_refused() {
 # The filesystem's own UUID does not reach the member either: the probe
 # sees the md signature first, as blkid does.
 test_md_member_is_not_matched_by_its_filesystem_uuid() {
-	make_image "$T/initrd" || return 1
-	make_member_disk "$T/member.img" || return 1
-	: >"$T/commands"
-	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
-		--append "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/member.img" || return 1
+	boot_to_shell "root=UUID=$ROOT_UUID" || return 1
 	expect_log "$T/console.log" "rescue: unable to find root UUID=$ROOT_UUID" \
 		"the root not found" &&
 	expect_log "$T/console.log" "vda .*linux_raid_member +$MD_UUID" \
@@ -77,12 +78,7 @@ test_md_member_mounts_alone_when_asked() {
 
 # rescue.member=1 does not reach a member matched by UUID= or LABEL=.
 test_rescue_member_needs_the_device_by_name() {
-	make_image "$T/initrd" || return 1
-	make_member_disk "$T/member.img" || return 1
-	: >"$T/commands"
-	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
-		--append "root=UUID=$MD_UUID rescue.member=1" \
-		--disk "virtio-blk:$T/member.img" || return 1
+	boot_to_shell "root=UUID=$MD_UUID rescue.member=1" || return 1
 	expect_log "$T/console.log" "rescue: unable to mount /dev/vda as the root: it is a member of the md array" \
 		"the refusal" &&
 	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot on the member"
