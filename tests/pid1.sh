@@ -114,3 +114,27 @@ test_no_shell_crash_restart_and_rd_break_boot_without_shell() {
 	expect_field "$T/console.log" root marker noshell &&
 	expect_no_log "$T/console.log" 'starting the rescue shell|\(rescue\) ' "rescue shell"
 }
+
+# ---- a rescue shell that ends at once ----------------------------------
+
+# /bin/sh that exits at once (as busybox sh does on EOF of the console):
+# the boot and the shell are tried again with a growing pause, and the
+# failure and the repeat are said once, not in a loop.
+test_shell_ending_at_once_is_retried_slowly_and_said_once() {
+	local status fails starts
+	printf '#!/bin/busybox sh\nexit 0\n' >"$T/quick-sh"
+	echo "file /bin/sh $T/quick-sh 0755 0 0" >"$T/extra.list"
+	EXTRA_LIST=$T/extra.list make_image "$T/initrd" || return 1
+	"$RUN_VM" --log "$T/console.log" --timeout 25 --kernel "$BZIMAGE" --initrd "$T/initrd" \
+		--append "root=LABEL=nowhere rescue.debug" 2>"$T/run-vm.err"
+	status=$?
+	[ "$status" -eq 124 ] || { fail "run-vm ended with $status, not the timeout:" "$(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
+	fails=$(tr -d '\r' <"$T/console.log" | grep -c 'rescue: unable to find root LABEL=nowhere: .*s)$')
+	starts=$(tr -d '\r' <"$T/console.log" | grep -c 'rescue: starting the rescue shell')
+	note "shell ending at once: $starts shell starts and $fails failure lines in 25 s"
+	[ "$fails" -eq 1 ] || { fail "expected the failure line once, got it $fails times"; show_log "$T/console.log"; return 1; }
+	[ "$starts" -le 6 ] || { fail "expected at most 6 shell starts in 25 s (pauses 1, 2, 4, 8 s), got $starts"; return 1; }
+	expect_log "$T/console.log" 'rescue: the rescue shell ended at once; trying the boot and the shell again after 1 s, then up to every 30 s, saying so only once$' \
+		"the repeat, said once" &&
+	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic"
+}

@@ -19,6 +19,7 @@
 #define NOSHELL_TURN_S	5	/* rd.shell=0: a root wait between signals */
 #define NOSHELL_NOTE_S	60	/* rd.shell=0: a line while failing */
 #define RETRY_PAUSE_MAX_S 30	/* between attempts that fail at once */
+#define SHELL_QUICK_US	1000000	/* a shell shorter than this ended at once */
 #define MIN(a, b)	((a) < (b) ? (a) : (b))
 #define INIT_ARGS_MAX	64
 #define INIT_ENVS_MAX	128
@@ -180,6 +181,38 @@ static void setup_modules(void)
 			 "modules", strerror(-err));
 }
 
+/*
+ * After a failed attempt: the report and the rescue shell.  A shell that
+ * cannot start or ends at once (EOF on the console) would make a loop of
+ * probe, table and fork: then the attempts pause, 1 s growing to 30 s,
+ * and what repeats is said once, until a shell session lasts.
+ */
+static void retry_with_shell(const char *why)
+{
+	static char last[2048];
+	static unsigned pause_s;
+	uint64_t t;
+	int err;
+
+	if (!pause_s || strcmp(why, last))
+		report_failure(why);
+	snprintf(last, sizeof(last), "%s", why);
+	t = log_now_us();
+	err = shell_run(pause_s ? NULL : HINT_FAILED);
+	if (log_now_us() - t >= SHELL_QUICK_US) {
+		pause_s = 0;
+		return;
+	}
+	if (!pause_s)
+		log_error("the rescue shell %s at once; trying the boot and "
+			  "the shell again after 1 s, then up to every %d s, "
+			  "saying so only once", err < 0 ? "did not start" :
+			  "ended", RETRY_PAUSE_MAX_S);
+	pause_s = pause_s ? MIN(pause_s * 2, RETRY_PAUSE_MAX_S) : 1;
+	log_debug("%s; again in %u s", why, pause_s);
+	shell_pause(pause_s * 1000000ULL);
+}
+
 int main(int argc, char *argv[], char *envp[])
 {
 	char why[2048];
@@ -258,8 +291,6 @@ int main(int argc, char *argv[], char *envp[])
 			retry_without_shell(why, attempt);
 			continue;
 		}
-		report_failure(why);
-		if (shell_run(HINT_FAILED))
-			shell_wait_forever();
+		retry_with_shell(why);
 	}
 }

@@ -182,41 +182,45 @@ static void exec_shell(const char *tty)
 
 /*
  * Run the rescue shell on the console and wait for it, reaping every
- * other child meanwhile and honouring reboot/poweroff/halt.
+ * other child meanwhile and honouring reboot/poweroff/halt.  0 when it
+ * ran and exited 0 (exit); else -errno, or 1 when it exited otherwise
+ * (127: it could not be executed).  A NULL hint: a repeat, said only in
+ * the debug log.
  */
 int shell_run(const char *hint)
 {
+	int level = hint ? LOG_ERR : LOG_DEBUG;
 	char tty[300];
 	pid_t pid;
-	int status;
+	int err, status;
 
 	if (disabled) {
 		log_error("not starting the rescue shell: rd.shell=0");
 		return -EPERM;
 	}
 	if (access(SHELL, X_OK)) {
-		int err = -errno;
-
-		log_error("unable to start the rescue shell %s: %s", SHELL,
-			  strerror(errno));
+		err = -errno;
+		log_msg(level, "unable to start the rescue shell %s: %s", SHELL,
+			strerror(errno));
 		return err;
 	}
 	console_device(tty, sizeof(tty));
-	log_error("starting the rescue shell: %s", hint);
+	log_msg(level, "starting the rescue shell: %s", hint ? hint : "again");
 	reboot(RB_DISABLE_CAD);		/* ctrl-alt-del: SIGINT to us */
 	pid = fork();
 	if (pid < 0) {
+		err = -errno;
 		log_error("unable to start the rescue shell: %s", strerror(errno));
-		return -errno;
+		return err;
 	}
 	if (pid == 0)
 		exec_shell(tty);
 	status = wait_for(pid);
 	reboot(RB_ENABLE_CAD);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		log_error("the rescue shell %s failed to start", SHELL);
-	log_info("the rescue shell exited");
-	return 0;
+		log_msg(level, "the rescue shell %s failed to start", SHELL);
+	log_msg(hint ? LOG_INFO : LOG_DEBUG, "the rescue shell exited");
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
 /* rd.shell=0: no shell_run() from here on, whatever asks for it. */
