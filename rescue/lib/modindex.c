@@ -148,12 +148,15 @@ static size_t count_words(const char *s)
 	return n;
 }
 
-/* Room for one more element of SIZE bytes in *ARRAY holding COUNT. */
+/*
+ * Room for one more element of SIZE bytes in *ARRAY holding COUNT: 64
+ * at first, then doubled whenever COUNT reaches a power of two.
+ */
 static int grow(void *array, size_t count, size_t size)
 {
 	void **a = array, *n;
 
-	if (count < 64 ? count != 0 : (count & (count - 1)) != 0)
+	if (*a && (count < 64 || (count & (count - 1)) != 0))
 		return 0;
 	n = realloc(*a, (count < 64 ? 64 : count * 2) * size);
 	if (!n)
@@ -204,21 +207,21 @@ ssize_t modindex_find(const struct modindex *ix, const char *name)
 	return find_norm(ix, norm);
 }
 
-/* Turns each module's dependency paths (DEPS) into module indexes. */
-static int link_deps(struct modindex *ix, char **deps)
+/* Turns each module's dependency paths into module indexes. */
+static int link_deps(struct modindex *ix)
 {
 	char name[NAME_MAX_LEN];
 	size_t i, j;
 
 	for (i = 0; i < ix->nmods; i++) {
 		struct module *m = &ix->mods[i];
-		size_t n = count_words(deps[i]);
+		size_t n = count_words(m->dep_text);
 		char **w = malloc((n + 1) * sizeof(*w));
 		ssize_t k;
 
 		if (!w)
 			return -ENOMEM;
-		n = split(deps[i], w, n);
+		n = split(m->dep_text, w, n);
 		for (j = 0; j < n; j++) {
 			modindex_name(w[j], name, sizeof(name));
 			k = find_norm(ix, name);
@@ -236,24 +239,25 @@ static int link_deps(struct modindex *ix, char **deps)
 
 static int parse_dep(struct modindex *ix, char *buf)
 {
-	char *line, *colon, **deps = NULL;
+	char *line, *colon;
 	struct module *m;
 	size_t i;
 	int err = 0;
 
+	if (ix->by_name)	/* once: the other files refer to its modules */
+		return -EINVAL;
 	while (!err && (line = next_line(&buf))) {
 		colon = strchr(line, ':');
 		if (*line == '#' || !colon)
 			continue;
 		*colon = '\0';
 		trim_end(line);
-		if (grow(&ix->mods, ix->nmods, sizeof(*ix->mods)) ||
-		    grow(&deps, ix->nmods, sizeof(*deps))) {
+		if (grow(&ix->mods, ix->nmods, sizeof(*ix->mods))) {
 			err = -ENOMEM;
 			break;
 		}
 		m = &ix->mods[ix->nmods];
-		*m = (struct module){ .path = line };
+		*m = (struct module){ .path = line, .dep_text = colon + 1 };
 		m->name = name_of(line);
 		m->deps = malloc((count_words(colon + 1) + 1) * sizeof(size_t));
 		if (!m->name || !m->deps) {
@@ -264,7 +268,7 @@ static int parse_dep(struct modindex *ix, char *buf)
 			free(m->name);
 			free(m->deps);
 		} else {
-			deps[ix->nmods++] = colon + 1;
+			ix->nmods++;
 		}
 	}
 	free(ix->by_name);
@@ -277,9 +281,8 @@ static int parse_dep(struct modindex *ix, char *buf)
 		sort_ix = ix;
 		if (ix->nmods > 1)
 			qsort(ix->by_name, ix->nmods, sizeof(size_t), by_name);
-		err = link_deps(ix, deps);
+		err = link_deps(ix);
 	}
-	free(deps);
 	return err;
 }
 
@@ -326,7 +329,11 @@ static int parse_softdep(struct modindex *ix, char *buf)
 		w = malloc(n * sizeof(*w));
 		if (!w)
 			return -ENOMEM;
-		split(line, w, n);
+		n = split(line, w, n);
+		if (n < 2) {
+			free(w);
+			continue;
+		}
 		mod = strcmp(w[0], "softdep") ? -1 : modindex_find(ix, w[1]);
 		if (mod < 0 || grow(&ix->softdeps, ix->nsoftdeps, sizeof(*s))) {
 			free(w);

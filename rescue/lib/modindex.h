@@ -25,6 +25,7 @@ struct module {
 	size_t *deps;		/* indexes of its dependencies, in order */
 	size_t ndeps;
 	const char *missing;	/* first dependency without a line of its own */
+	char *dep_text;		/* what follows the ':', split in place */
 	enum modstate state;
 };
 

@@ -261,10 +261,63 @@ static void empty_indexes(void **state)
 	(void)state;
 	assert_int_equal(modindex_parse(&empty, MODINDEX_DEP, none), 0);
 	assert_int_equal(modindex_parse(&empty, MODINDEX_ALIAS, none), 0);
+	/* modules.dep once: the other files refer to its modules. */
+	assert_int_equal(modindex_parse(&empty, MODINDEX_DEP, none), -EINVAL);
 	assert_int_equal(modindex_find(&empty, "x"), -1);
 	assert_false(modindex_is_builtin(&empty, "x"));
 	assert_int_equal(modload_order(&empty, "x", fake_load, NULL), -ENOENT);
 	modindex_free(&empty);
+}
+
+static int count_match(void *ctx, size_t mod)
+{
+	(*(size_t *)ctx)++;
+	(void)mod;
+	return 0;
+}
+
+/* The rules of modindex.c's opening comment, each as kmod has it. */
+static void kmod_rules(void **state)
+{
+	char d[] = "kernel/x/dm-mod.ko:\r\n"
+		   "kernel/x/dm-crypt.ko: kernel/x/dm-mod.ko\r\n"
+		   "kernel/x/no-colon.ko kernel/x/dm-mod.ko\r\n"
+		   "kernel/x/odd.name.ko:\r\n";
+	char a[] = "alias dm-crypt-alias dm-crypt\r\n"
+		   "alias pci:v[0-9]d* dm_mod\n"
+		   "alias broken[-x dm_mod\n"
+		   "notalias x dm_mod\n";
+	char b[] = "kernel/y/in-kernel.ko\r\n ../z/skipped.ko\n#c.ko\n";
+	struct modindex r = { 0 };
+	size_t n = 0;
+	ssize_t k;
+
+	(void)state;
+	assert_int_equal(modindex_parse(&r, MODINDEX_DEP, d), 0);
+	assert_int_equal(modindex_parse(&r, MODINDEX_ALIAS, a), 0);
+	assert_int_equal(modindex_parse(&r, MODINDEX_BUILTIN, b), 0);
+	/* kmod_module_parse_depline(): no ':', no module; \r is a blank. */
+	assert_int_equal(r.nmods, 3);
+	assert_int_equal(modindex_find(&r, "no-colon"), -1);
+	k = modindex_find(&r, "dm-crypt");
+	assert_true(k >= 0);
+	assert_int_equal(r.mods[k].ndeps, 1);
+	assert_null(r.mods[k].missing);
+	/* modname_normalize(): the name ends at the first '.'. */
+	assert_true(modindex_find(&r, "odd") >= 0);
+	/* alias_normalize() on both sides, [...] kept as written. */
+	assert_int_equal(modindex_resolve(&r, "dm_crypt_alias", count_match, &n), 1);
+	assert_int_equal(modindex_resolve(&r, "pci:v5d1", count_match, &n), 1);
+	assert_int_equal(modindex_resolve(&r, "pci:v-d1", count_match, &n), 0);
+	assert_int_equal(n, 2);
+	/* An unmatched bracket matches nothing; other lines are skipped. */
+	assert_int_equal(r.naliases, 3);
+	assert_null(r.aliases[2].norm);
+	assert_int_equal(modindex_resolve(&r, "broken[-x", NULL, NULL), 0);
+	/* output_builtin_bin(): a builtin line starts with a letter. */
+	assert_int_equal(r.nbuiltin, 1);
+	assert_true(modindex_is_builtin(&r, "in_kernel"));
+	modindex_free(&r);
 }
 
 /* Random index files: parsed without a crash, loads terminate. */
@@ -316,6 +369,7 @@ int main(void)
 		T(failed_modules_are_not_retried),
 		T(cycles_and_missing_deps_end),
 		cmocka_unit_test(empty_indexes),
+		cmocka_unit_test(kmod_rules),
 		cmocka_unit_test(survives_random_indexes),
 	};
 
