@@ -180,7 +180,25 @@ static int mount_once(const char *src, const char *dir, const char *type,
 	return 0;
 }
 
-/* /dev/fd, stdin, stdout, stderr, pts and shm, where the kernel did not. */
+/*
+ * A tmpfs on /dev/shm, unless something is mounted there: a world-writable
+ * directory in devtmpfs would let anyone fill the filesystem of the nodes.
+ */
+static void dev_shm(void)
+{
+	struct mountent m;
+
+	if (mounts_find("/dev/shm", &m) == 0)
+		return;
+	if (mkdir("/dev/shm", 0755) && errno != EEXIST)
+		log_warn("unable to create /dev/shm: %s", strerror(errno));
+	else if (mount("shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
+		       "mode=1777"))
+		log_warn("unable to mount tmpfs on /dev/shm: %s",
+			 strerror(errno));
+}
+
+/* /dev/fd, stdin, stdout, stderr and pts where the kernel did not, shm. */
 static void dev_entries(void)
 {
 	static const char *const links[][2] = {
@@ -197,10 +215,7 @@ static void dev_entries(void)
 				 strerror(errno));
 	if (mkdir("/dev/pts", 0755) && errno != EEXIST)
 		log_warn("unable to create /dev/pts: %s", strerror(errno));
-	if (mkdir("/dev/shm", 01777) == 0)
-		chmod("/dev/shm", 01777);
-	else if (errno != EEXIST)
-		log_warn("unable to create /dev/shm: %s", strerror(errno));
+	dev_shm();
 }
 
 /*
@@ -236,7 +251,7 @@ int mounts_early(bool *devtmpfs_mounted, char *why, size_t size)
 	} else if (mkdir("/dev", 0755) && errno != EEXIST) {
 		err = -errno;
 		snprintf(why, size, "unable to create /dev: %s", strerror(errno));
-	} else if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID,
+	} else if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID | MS_NOEXEC,
 			 "mode=0755") == 0) {
 		*devtmpfs_mounted = true;
 	} else if (errno != EBUSY) {
