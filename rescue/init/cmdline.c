@@ -172,13 +172,14 @@ static void parse_one(struct cmdline *c, const char *key, const char *val)
 		c->rw = true;
 	} else if (!strcmp(key, "rootwait")) {
 		if (!val)
-			c->rootwait_s = ROOTWAIT_DEFAULT_S;
+			/* The kernel's fallback too: an indefinite wait. */
+			c->rootwait_s = ROOTWAIT_FOREVER;
 		else if (parse_seconds(val, &n) == 0)
 			c->rootwait_s = n;
 		else {
-			c->rootwait_s = ROOTWAIT_DEFAULT_S;
+			c->rootwait_s = ROOTWAIT_FOREVER;
 			problem(c, "unable to use %s=%.60s: not a number of "
-				"seconds (0 to 86400); waiting 30 s",
+				"seconds (0 to 86400); waiting without limit",
 				"rootwait", val);
 		}
 	} else if (!strcmp(key, "rootdelay")) {

@@ -3,6 +3,7 @@
 #ifndef RESCUE_INIT_H
 #define RESCUE_INIT_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,7 +14,8 @@
 #include <linux/netlink.h>
 
 #define NEWROOT			"/newroot"
-#define ROOTWAIT_DEFAULT_S	30	/* plain "rootwait" */
+#define ROOTWAIT_FOREVER	INT_MAX	/* plain "rootwait": no limit */
+#define ROOTFIND_FOREVER	UINT_MAX /* rootfind_locate()'s wait_s for it */
 #define MODULES_WAIT_S		10	/* root wait after loading modules */
 #define PROGRESS_EVERY_S	5
 
@@ -50,7 +52,7 @@ struct cmdline {
 	const char *rootflags;
 	const char *init;
 	bool rw;
-	int rootwait_s;		/* -1: not given */
+	int rootwait_s;		/* -1: not given, or ROOTWAIT_FOREVER */
 	int rootdelay_s;
 	enum rd_break brk;
 	const char *brk_word;	/* "rescue" or "rd.break": which asked */

@@ -10,9 +10,14 @@
 
 #define CLASS_BLOCK	"/sys/class/block"
 
-/* How long to wait for a missing root: rootwait=, else 10 s with modules. */
+/*
+ * How long to wait for a missing root: rootwait=, ROOTFIND_FOREVER for a
+ * plain rootwait (as the kernel), else 10 s with modules.
+ */
 unsigned rootfind_wait_s(const struct cmdline *c)
 {
+	if (c->rootwait_s == ROOTWAIT_FOREVER)
+		return ROOTFIND_FOREVER;
 	if (c->rootwait_s >= 0)
 		return (unsigned)c->rootwait_s;
 	return modload_loaded() ? MODULES_WAIT_S : 0;
@@ -124,7 +129,12 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 		now = log_now_us();
 		if (now >= deadline_us)
 			return 0;
-		if (spec && now >= next_note) {
+		if (spec && now >= next_note && deadline_us == UINT64_MAX) {
+			log_info("waiting for root %s: %llu s (rootwait, no "
+				 "limit)", spec->text,
+				 (unsigned long long)((now - start_us) / 1000000));
+			next_note += PROGRESS_EVERY_S * 1000000ULL;
+		} else if (spec && now >= next_note) {
 			log_info("waiting for root %s: %llu of %llu s",
 				 spec->text,
 				 (unsigned long long)((now - start_us) / 1000000),
@@ -168,7 +178,8 @@ int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 	err = rootspec_match(spec, l->dev, l->n, &res->index, &res->other);
 	if ((err == -ENODEV || err == -ENXIO) && wait_s > 0 && ufd >= 0) {
 		start = log_now_us();
-		events(l, ufd, start + wait_s * 1000000ULL, spec, needs, start);
+		events(l, ufd, wait_s == ROOTFIND_FOREVER ? UINT64_MAX :
+		       start + wait_s * 1000000ULL, spec, needs, start);
 		res->waited_us = log_now_us() - start;
 		err = rootspec_match(spec, l->dev, l->n, &res->index,
 				     &res->other);

@@ -120,12 +120,12 @@ static void later_parameters_win(void **state)
 static void rootwait_forms(void **state)
 {
 	(void)state;
-	parse("rootwait");
-	assert_int_equal(c.rootwait_s, ROOTWAIT_DEFAULT_S);
+	parse("rootwait");	/* the kernel's: no limit */
+	assert_int_equal(c.rootwait_s, ROOTWAIT_FOREVER);
 	parse("rootwait=0");
 	assert_int_equal(c.rootwait_s, 0);
-	parse("rootwait=abc");
-	assert_int_equal(c.rootwait_s, ROOTWAIT_DEFAULT_S);
+	parse("rootwait=abc");	/* the kernel falls back to no limit */
+	assert_int_equal(c.rootwait_s, ROOTWAIT_FOREVER);
 	assert_int_equal(c.nproblems, 1);
 	assert_non_null(strstr(c.problems[0], "rootwait=abc"));
 	parse("rootwait=99999999999999999999 rootdelay=-1");
