@@ -30,3 +30,17 @@ test_mountinfo_and_mount_options() { run_unit test_mounts; }
 test_block_device_enumeration() { run_unit test_blkdev; }
 test_mkrescue_module_indexes_regressions() { run_unit test_moddb; }
 test_mkrescue_ships_what_rescue_init_loads() { run_unit test_modsame; }
+test_whole_file_readers() { run_unit test_readfile; }
+test_members_of_arrays_and_volumes() { run_unit test_members; }
+
+# A unit test that is built but never run proves nothing: every
+# tests/unit/test_*.c must have its run_unit line above.
+test_every_unit_test_is_run() {
+	local src name missing=""
+	for src in "$TOP"/tests/unit/test_*.c; do
+		name=$(basename "$src" .c)
+		grep -q "run_unit $name; }" "$TOP/tests/unit.sh" ||
+			missing="$missing $name"
+	done
+	[ -z "$missing" ] || fail "not run by tests/unit.sh:$missing"
+}
