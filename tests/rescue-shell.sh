@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/rescue-shell.sh: rescue-init's failures in QEMU: the one-line
 # report and the device table, the rescue shell (rescue-ls, rescue-mount,
-# exit retries), rd.shell=0, rd.break and rd.break=pre-pivot, a missing
+# exit retries), rd.shell=0, dracut's rd.break points, a missing
 # init, mount errors, malformed root= values, rootwait giving up, and
 # reboot from the shell.
 
@@ -72,9 +72,10 @@ test_duplicate_uuid_names_both_devices() {
 	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot on one of them"
 }
 
-# rd.break: the shell comes before the root is looked for; rescue-mount
-# there mounts it as the boot would, and exit boots from that mount.
-test_rd_break_opens_shell_before_mounting() {
+# rd.break=mount (dracut's: before the mount hook): the shell comes
+# before the root is looked for; rescue-mount there mounts it as the boot
+# would, and exit boots from that mount.
+test_rd_break_mount_opens_shell_before_mounting() {
 	make_image "$T/initrd" || return 1
 	make_root_dir "$T/root" break shell
 	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
@@ -84,7 +85,7 @@ test_rd_break_opens_shell_before_mounting() {
 		echo "exit"
 	} >"$T/commands"
 	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
-		--append "root=LABEL=root rd.break" --disk "virtio-blk:$T/root.img" || return 1
+		--append "root=LABEL=root rd.break=mount" --disk "virtio-blk:$T/root.img" || return 1
 	expect_field "$T/console.log" break newroot_mounts 0 &&
 	expect_log "$T/console.log" 'rescue: starting the rescue shell: rescue-ls lists block devices, rescue-mount mounts the root, exit continues the boot' \
 		"the rd.break hint" &&
@@ -96,18 +97,52 @@ test_rd_break_opens_shell_before_mounting() {
 	expect_field "$T/console.log" root argv none
 }
 
-# "rescue" is a word the kernel hands to /init: the shell, then the boot,
-# and the real init does not get the word.
+# Bare rd.break is dracut's stop at the end: the root is mounted, and the
+# password-reset recipe (remount /sysroot rw, chroot /sysroot) works;
+# exit boots it.
+test_bare_rd_break_stops_with_the_root_on_sysroot() {
+	make_image "$T/initrd" || return 1
+	make_root_dir "$T/root" sysroot shell
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	{
+		result_cmd brk sysroot '$(awk '"'"'$2 == "/sysroot" { print $1 }'"'"' /proc/mounts)' chrooted '$(chroot /sysroot cat /marker)'
+		echo "mount -o remount,rw /sysroot"
+		result_cmd rw written '$(chroot /sysroot touch /written && echo yes)'
+		echo exit
+	} >"$T/commands"
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
+		--append "root=/dev/vda rd.break" --disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'rescue: starting the rescue shell: the root is mounted on /newroot and /sysroot, exit switches to it' \
+		"the pre-pivot hint" &&
+	expect_field "$T/console.log" brk sysroot /dev/vda &&
+	expect_field "$T/console.log" brk chrooted sysroot &&
+	expect_field "$T/console.log" rw written yes &&
+	expect_field "$T/console.log" root marker sysroot &&
+	expect_field "$T/console.log" root mode rw
+}
+
+# "rescue" is a word the kernel hands to /init: the shell, then the boot;
+# the real init does not get the word in argv, but it stays in
+# /proc/cmdline, where systemd reads it (and starts rescue.target).
 test_rescue_param_opens_shell_then_boots() {
 	make_image "$T/initrd" || return 1
 	make_root_dir "$T/root" rescue-word shell
+	mv "$T/root/sbin/init" "$T/root/sbin/report-init"
+	cat >"$T/root/sbin/init" <<'EOF2'
+#!/bin/sh
+echo "TEST RESULT: cmdline rescue=$(tr ' ' '\n' </proc/cmdline | grep -cx rescue) "
+exec /sbin/report-init "$@"
+EOF2
+	chmod 0755 "$T/root/sbin/init"
 	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
 	echo exit >"$T/commands"
 	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
 		--append "root=/dev/vda rescue" --disk "virtio-blk:$T/root.img" || return 1
-	expect_log "$T/console.log" 'rescue: starting the rescue shell' "the shell" &&
+	expect_log "$T/console.log" 'rescue: starting the rescue shell: rescue-ls lists block devices, rescue-mount mounts the root, exit continues the boot' \
+		"the shell before the mount" &&
 	expect_field "$T/console.log" root marker rescue-word &&
-	expect_field "$T/console.log" root argv none
+	expect_field "$T/console.log" root argv none &&
+	expect_field "$T/console.log" cmdline rescue 1
 }
 
 test_pre_pivot_break_shell_sees_mounted_root() {
@@ -122,7 +157,7 @@ test_pre_pivot_break_shell_sees_mounted_root() {
 		--append "root=/dev/vda rd.break=pre-pivot" --disk "virtio-blk:$T/root.img" || return 1
 	expect_field "$T/console.log" pivot newroot /dev/vda &&
 	expect_field "$T/console.log" pivot marker pivot &&
-	expect_log "$T/console.log" 'rescue: starting the rescue shell: the root is mounted on /newroot, exit switches to it' \
+	expect_log "$T/console.log" 'rescue: starting the rescue shell: the root is mounted on /newroot and /sysroot, exit switches to it' \
 		"the pre-pivot hint" &&
 	expect_field "$T/console.log" root marker pivot
 }

@@ -129,23 +129,30 @@ static bool parse_bool(const char *val, bool *out)
 	return false;
 }
 
+/*
+ * dracut's rd.break points: before the mount for those up to "mount"
+ * (dracut stops before its mount hook), after it for "pre-pivot",
+ * "cleanup" and a bare rd.break (dracut's stop at the end, the root on
+ * /sysroot).
+ */
 static enum rd_break parse_break(struct cmdline *c, const char *val)
 {
 	static const char *const before[] = {
 		"cmdline", "pre-udev", "pre-trigger", "initqueue", "pre-mount",
+		"mount",
 	};
-	static const char *const after[] = { "mount", "pre-pivot", "cleanup" };
+	static const char *const after[] = { "pre-pivot", "cleanup" };
 	size_t i;
 
 	if (!val || !*val)
-		return BREAK_PRE_MOUNT;
+		return BREAK_PRE_PIVOT;
 	for (i = 0; i < ARRAY_SIZE(before); i++)
 		if (!strcmp(val, before[i]))
 			return BREAK_PRE_MOUNT;
 	for (i = 0; i < ARRAY_SIZE(after); i++)
 		if (!strcmp(val, after[i]))
 			return BREAK_PRE_PIVOT;
-	problem(c, "unable to use %s=%.60s: not pre-mount or pre-pivot; "
+	problem(c, "unable to use %s=%.60s: not a dracut break point; "
 		"breaking before the mount", "rd.break", val);
 	return BREAK_PRE_MOUNT;
 }
@@ -172,11 +179,11 @@ static void parse_one(struct cmdline *c, const char *key, const char *val)
 		c->rw = true;
 	} else if (!strcmp(key, "rootwait")) {
 		if (!val)
-			/* The kernel's fallback too: an indefinite wait. */
 			c->rootwait_s = ROOTWAIT_FOREVER;
 		else if (parse_seconds(val, &n) == 0)
 			c->rootwait_s = n;
 		else {
+			/* The kernel's fallback too: an indefinite wait. */
 			c->rootwait_s = ROOTWAIT_FOREVER;
 			problem(c, "unable to use %s=%.60s: not a number of "
 				"seconds (0 to 86400); waiting without limit",

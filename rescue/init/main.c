@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,7 +17,9 @@
 			"the root, exit retries the boot"
 #define HINT_BREAK	"rescue-ls lists block devices, rescue-mount mounts " \
 			"the root, exit continues the boot"
-#define HINT_PIVOT	"the root is mounted on " NEWROOT ", exit switches to it"
+#define HINT_PIVOT	"the root is mounted on " NEWROOT " and " SYSROOT ", " \
+			"exit switches to it"
+#define SYSROOT		"/sysroot"	/* dracut's: chroot /sysroot works */
 #define NOSHELL_TURN_S	5	/* rd.shell=0: a root wait between signals */
 #define NOSHELL_NOTE_S	60	/* rd.shell=0: a line while failing */
 #define RETRY_PAUSE_MAX_S 30	/* between attempts that fail at once */
@@ -59,6 +63,58 @@ static const char *exec_hint(int err)
 }
 
 /*
+ * dracut's recipe at rd.break: "mount -o remount,rw /sysroot; chroot
+ * /sysroot".  busybox mount looks /sysroot up in /proc/mounts, so a link
+ * would not do: bind the root there for the shell.
+ */
+static bool bind_sysroot(void)
+{
+	struct stat st;
+
+	if (lstat(SYSROOT, &st) == 0 && S_ISLNK(st.st_mode))
+		unlink(SYSROOT);
+	if (mkdir(SYSROOT, 0755) && errno != EEXIST) {
+		log_warn("unable to make %s: %s", SYSROOT, strerror(errno));
+		return false;
+	}
+	if (mount(NEWROOT, SYSROOT, NULL, MS_BIND, NULL)) {
+		log_warn("unable to bind %s on %s: %s", NEWROOT, SYSROOT,
+			 strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * After the shell: a remount,rw of /sysroot made the filesystem
+ * writable but left NEWROOT's own mount read-only; follow it (keeping
+ * NEWROOT's other mount flags), then unmount /sysroot.
+ */
+static void unbind_sysroot(void)
+{
+	static const struct { unsigned long st, ms; } keep[] = {
+		{ ST_NOSUID, MS_NOSUID }, { ST_NODEV, MS_NODEV },
+		{ ST_NOEXEC, MS_NOEXEC }, { ST_NOATIME, MS_NOATIME },
+		{ ST_NODIRATIME, MS_NODIRATIME }, { ST_RELATIME, MS_RELATIME },
+	};
+	struct statvfs sys, nr;
+	unsigned long flags = MS_REMOUNT | MS_BIND;
+	size_t i;
+
+	if (statvfs(SYSROOT, &sys) == 0 && statvfs(NEWROOT, &nr) == 0 &&
+	    !(sys.f_flag & ST_RDONLY) && (nr.f_flag & ST_RDONLY)) {
+		for (i = 0; i < ARRAY_SIZE(keep); i++)
+			if (nr.f_flag & keep[i].st)
+				flags |= keep[i].ms;
+		if (mount(NULL, NEWROOT, NULL, flags, NULL))
+			log_warn("unable to make %s read-write as %s is: %s",
+				 NEWROOT, SYSROOT, strerror(errno));
+	}
+	if (umount2(SYSROOT, MNT_DETACH))
+		log_warn("unable to unmount %s: %s", SYSROOT, strerror(errno));
+}
+
+/*
  * One attempt: the root (already on /newroot after a rescue-mount, or
  * found and mounted now), its init, then the switch.  Returns only on
  * failure, with the reason in why.
@@ -70,6 +126,7 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	char init[4096], tried[512], what[4096 + 600];
 	char *init_argv[INIT_ARGS_MAX], *init_envp[INIT_ENVS_MAX];
 	struct mountent m;
+	bool bound;
 	int err;
 
 	if (mounts_find(NEWROOT, &m) == 0) {
@@ -93,7 +150,10 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	}
 	if (cmd.brk == BREAK_PRE_PIVOT && !pivot_break_done) {
 		pivot_break_done = true;
+		bound = bind_sysroot();
 		shell_run(HINT_PIVOT);
+		if (bound)
+			unbind_sysroot();
 		boot_root(argc, argv, envp, why, size);	/* it may have changed */
 		return;
 	}

@@ -139,10 +139,14 @@ static void break_forms(void **state)
 	(void)state;
 	parse("rescue");
 	assert_int_equal(c.brk, BREAK_PRE_MOUNT);
-	parse("rd.break");
-	assert_int_equal(c.brk, BREAK_PRE_MOUNT);
+	parse("rd.break");	/* dracut's: at the end, the root mounted */
+	assert_int_equal(c.brk, BREAK_PRE_PIVOT);
 	parse("rd.break=pre-mount");
 	assert_int_equal(c.brk, BREAK_PRE_MOUNT);
+	parse("rd.break=mount");	/* dracut's: before the mount hook */
+	assert_int_equal(c.brk, BREAK_PRE_MOUNT);
+	parse("rd.break=pre-pivot");
+	assert_int_equal(c.brk, BREAK_PRE_PIVOT);
 	parse("rd.break=cleanup");
 	assert_int_equal(c.brk, BREAK_PRE_PIVOT);
 	parse("rd.break=sometime");
