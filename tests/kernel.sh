@@ -49,7 +49,11 @@ while [ "$(ls /dev | grep -c '^sd[a-z]$')" -lt "${wait_sd:-0}" ] && [ $i -lt 100
 	sleep 0.1; i=$((i + 1))
 done
 sd_later=$(ls /dev | grep -c '^sd[a-z]$')
-echo "TEST RESULT: dev vda=$vda nvme0n1=$nvme sd_at_start=$sd_now sd_after_usb=$sd_later console=$console fd=$fd stdin=$stdin stdout=$stdout stderr=$stderr pts=$pts shm=$shm entries=$entries"
+mount -t proc proc /proc
+opts=,$(awk '$2 == "/dev" { o = $4 } END { print o }' /proc/mounts),
+case $opts in *,nosuid,*) nosuid=yes ;; *) nosuid=no ;; esac
+case $opts in *,noexec,*) noexec=yes ;; *) noexec=no ;; esac
+echo "TEST RESULT: dev vda=$vda nvme0n1=$nvme sd_at_start=$sd_now sd_after_usb=$sd_later console=$console fd=$fd stdin=$stdin stdout=$stdout stderr=$stderr pts=$pts shm=$shm entries=$entries dev_nosuid=$nosuid dev_noexec=$noexec"
 ls /dev | tr '\n' ' '; echo
 reboot -f
 EOF
@@ -82,7 +86,9 @@ test_rdinit_sees_every_bus_at_once() {
 	expect_field "$T/console.log" dev nvme0n1 yes &&
 	expect_field "$T/console.log" dev sd_at_start 2 &&
 	expect_field "$T/console.log" dev sd_after_usb 3 &&
-	expect_field "$T/console.log" dev console yes
+	expect_field "$T/console.log" dev console yes &&
+	expect_field "$T/console.log" dev dev_nosuid yes &&
+	expect_field "$T/console.log" dev dev_noexec yes
 }
 
 test_rdinit_gets_common_entries() {
@@ -94,7 +100,7 @@ test_rdinit_gets_common_entries() {
 	expect_field "$T/console.log" dev stdout /proc/self/fd/1 &&
 	expect_field "$T/console.log" dev stderr /proc/self/fd/2 &&
 	expect_field "$T/console.log" dev pts yes &&
-	expect_field "$T/console.log" dev shm 1777
+	expect_field "$T/console.log" dev shm none
 }
 
 test_devtmpfs_entries_0_leaves_them_out() {
@@ -128,13 +134,22 @@ make_reporting_root() { # img
 root_dev=$(awk '$2 == "/" { d = $1 } END { print d }' /proc/mounts)
 dev_fs=$(awk '$2 == "/dev" { f = $3 } END { print f }' /proc/mounts)
 dev_mounts=$(awk '$2 == "/dev" { n++ } END { print n + 0 }' /proc/mounts)
-case ",$(awk '$2 == "/dev" { o = $4 } END { print o }' /proc/mounts)," in
-*,nosuid,*) dev_nosuid=yes ;;
-*) dev_nosuid=no ;;
-esac
+has_opt() { # mountpoint option
+	case ",$(awk -v m="$1" '$2 == m { o = $4 } END { print o }' /proc/mounts)," in
+	*,"$2",*) echo yes ;;
+	*) echo no ;;
+	esac
+}
+dev_nosuid=$(has_opt /dev nosuid)
+dev_noexec=$(has_opt /dev noexec)
+shm_fs=$(awk '$2 == "/dev/shm" { f = $3 } END { print f }' /proc/mounts)
+shm_mode=$(stat -c %a /dev/shm 2>/dev/null || echo none)
 if [ -b /dev/vda ]; then vda=yes; else vda=no; fi
 if [ -c /dev/console ]; then console=yes; else console=no; fi
-echo "TEST RESULT: root marker=$(cat /marker) root=$root_dev dev_fs=$dev_fs dev_mounts=$dev_mounts dev_nosuid=$dev_nosuid vda=$vda console=$console nodes=$(ls /dev | wc -l)"
+# Out of the initramfs, a devtmpfs mount on /dev fails with EBUSY again
+# instead of changing the flags of the mount there.
+if mount -t devtmpfs devtmpfs /dev 2>/dev/null; then late=mounted; else late=refused; fi
+echo "TEST RESULT: root marker=$(cat /marker) root=$root_dev dev_fs=$dev_fs dev_mounts=$dev_mounts dev_nosuid=$dev_nosuid dev_noexec=$dev_noexec shm_fs=${shm_fs:-none} shm_mode=$shm_mode late_mount=$late dev_nosuid_after=$(has_opt /dev nosuid) vda=$vda console=$console nodes=$(ls /dev | wc -l)"
 reboot -f
 EOF
 	echo "pattern-root" >"$T/root/marker"
@@ -184,7 +199,10 @@ EOF
 	expect_field "$T/console.log" root root /dev/vda &&
 	expect_field "$T/console.log" root dev_fs devtmpfs &&
 	expect_field "$T/console.log" root dev_mounts 1 &&
-	expect_field "$T/console.log" root dev_nosuid no &&
+	expect_field "$T/console.log" root dev_nosuid yes &&
+	expect_field "$T/console.log" root dev_noexec yes &&
+	expect_field "$T/console.log" root late_mount refused &&
+	expect_field "$T/console.log" root dev_nosuid_after yes &&
 	expect_field "$T/console.log" root vda yes
 }
 
@@ -208,6 +226,9 @@ test_debian_dracut_image_reaches_root() {
 	expect_field "$T/console.log" root marker pattern-root &&
 	expect_field "$T/console.log" root dev_fs devtmpfs &&
 	expect_field "$T/console.log" root dev_mounts 1 &&
+	expect_field "$T/console.log" root dev_nosuid yes &&
+	expect_field "$T/console.log" root dev_noexec yes &&
+	expect_field "$T/console.log" root late_mount refused &&
 	expect_field "$T/console.log" root vda yes &&
 	expect_field "$T/console.log" root console yes
 }
@@ -256,6 +277,9 @@ EOF
 	expect_field "$T/console.log" root dev_fs devtmpfs &&
 	expect_field "$T/console.log" root dev_mounts 1 &&
 	expect_field "$T/console.log" root dev_nosuid yes &&
+	expect_field "$T/console.log" root dev_noexec no &&
+	expect_field "$T/console.log" root late_mount refused &&
+	expect_field "$T/console.log" root dev_nosuid_after yes &&
 	expect_field "$T/console.log" root vda yes &&
 	expect_field "$T/console.log" root console yes
 }
@@ -327,6 +351,9 @@ test_init_sh_without_initramfs_by_partuuid() {
 
 # The test module creates and removes devices on request; the guest
 # checks each node right after the write that created or removed it.
+# A node goes with its device even when userspace changed its mode or
+# owner: devtmpfs cannot tell a device that comes back from another
+# that gets its name and dev_t.
 test_module_nodes_follow_devices() {
 	[ -r "$TEST_MODULE" ] || { fail "missing $TEST_MODULE (make test-module)"; return 1; }
 	cat >"$T/check-nodes" <<'EOF'
@@ -349,12 +376,12 @@ chmod 0640 /dev/rescue-test/keep/mode
 chown 1:1 /dev/rescue-test/keep/owner
 for n in plain mode owner; do echo "rescue-test!keep!$n" >$C/remove; done
 plain=$(there /dev/rescue-test/keep/plain)
-mode=$(attrs /dev/rescue-test/keep/mode)
-owner=$(attrs /dev/rescue-test/keep/owner)
+mode=$(there /dev/rescue-test/keep/mode)
+owner=$(there /dev/rescue-test/keep/owner)
 keep_dir=$(there /dev/rescue-test/keep)
 rmmod devtmpfs_test
 flat_after_rmmod=$(there /dev/rescue-flat)
-echo "TEST RESULT: nodes nested=$nested flat=$flat nested_there=$nested_gone sub_there=$sub_gone top_there=$top_gone plain_there=$plain changed_mode=$mode changed_owner=$owner keep_dir_there=$keep_dir flat_after_rmmod=$flat_after_rmmod"
+echo "TEST RESULT: nodes nested=$nested flat=$flat nested_there=$nested_gone sub_there=$sub_gone top_there=$top_gone plain_there=$plain changed_mode_there=$mode changed_owner_there=$owner keep_dir_there=$keep_dir flat_after_rmmod=$flat_after_rmmod"
 reboot -f
 EOF
 	{
@@ -372,10 +399,75 @@ EOF
 	expect_field "$T/console.log" nodes sub_there no &&
 	expect_field "$T/console.log" nodes top_there no &&
 	expect_field "$T/console.log" nodes plain_there no &&
-	expect_field "$T/console.log" nodes changed_mode "$chr:640:0:0" &&
-	expect_field "$T/console.log" nodes changed_owner "$chr:600:1:1" &&
-	expect_field "$T/console.log" nodes keep_dir_there yes &&
+	expect_field "$T/console.log" nodes changed_mode_there no &&
+	expect_field "$T/console.log" nodes changed_owner_there no &&
+	expect_field "$T/console.log" nodes keep_dir_there no &&
 	expect_field "$T/console.log" nodes flat_after_rmmod no
+}
+
+# A node made world-readable for one device must not open the next
+# device that gets its dev_t: create a, chmod 666 /dev/a, remove a,
+# create b (the module gives it a's dev_t), and a user reads /dev/a.
+# The module's nodes read back the name of the device they open, so
+# root reading b through /dev/b shows that a read can reach b at all.
+test_module_reused_devt_reaches_no_kept_node() {
+	[ -r "$TEST_MODULE" ] || { fail "missing $TEST_MODULE (make test-module)"; return 1; }
+	cat >"$T/check-reuse" <<'EOF'
+#!/bin/sh
+mount -t sysfs sysfs /sys
+insmod /devtmpfs_test.ko || { echo "TEST RESULT: reuse insmod=failed"; reboot -f; }
+C=/sys/class/devtmpfs_test
+as_user() { su -s /bin/sh user -c "cat $1 2>/dev/null || echo none"; }
+echo a >$C/create
+chmod 666 /dev/a
+a_devt=$(stat -c %t:%T /dev/a)
+a_before=$(as_user /dev/a)
+echo a >$C/remove
+echo b >$C/create
+b_devt=$(stat -c %t:%T /dev/b)
+if [ -e /dev/a ]; then a_there=yes; else a_there=no; fi
+a_after=$(as_user /dev/a)
+b_root=$(cat /dev/b)
+b_user=$(as_user /dev/b)
+same=no
+[ "$a_devt" = "$b_devt" ] && same=yes
+echo "TEST RESULT: reuse same_devt=$same user_reads_a_before=$a_before a_there=$a_there user_reads_a_after=$a_after root_reads_b=$b_root user_reads_b=$b_user"
+reboot -f
+EOF
+	printf 'root:x:0:0::/:/bin/sh\nuser:x:1000:1000::/:/bin/sh\n' >"$T/passwd"
+	printf 'root:x:0:\nuser:x:1000:\n' >"$T/group"
+	{
+		busybox_cpio_list
+		echo "dir /etc 0755 0 0"
+		echo "file /etc/passwd $T/passwd 0644 0 0"
+		echo "file /etc/group $T/group 0644 0 0"
+		echo "file /check-reuse $T/check-reuse 0755 0 0"
+		echo "file /devtmpfs_test.ko $TEST_MODULE 0644 0 0"
+	} >"$T/initramfs.list"
+	cpio_from_list "$T/initramfs.list" "$T/initramfs.cpio" || return 1
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--append "rdinit=/check-reuse" || return 1
+	expect_field "$T/console.log" reuse same_devt yes &&
+	expect_field "$T/console.log" reuse user_reads_a_before a &&
+	expect_field "$T/console.log" reuse root_reads_b b &&
+	expect_field "$T/console.log" reuse user_reads_b none &&
+	expect_field "$T/console.log" reuse a_there no &&
+	expect_field "$T/console.log" reuse user_reads_a_after none
+}
+
+# rescue-init mounts a tmpfs on /dev/shm, as the kernel leaves it out of
+# devtmpfs, and it reaches the real root with /dev.
+test_rescue_init_mounts_tmpfs_on_dev_shm() {
+	local img=$BUILD/rescue.img
+	[ -r "$img" ] || { fail "missing $img (make image)"; return 1; }
+	make_reporting_root "$T/root.img" || return 1
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$img" \
+		--append "root=/dev/vda" --disk "virtio-blk:$T/root.img" || return 1
+	expect_field "$T/console.log" root marker pattern-root &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root dev_nosuid yes &&
+	expect_field "$T/console.log" root shm_fs tmpfs &&
+	expect_field "$T/console.log" root shm_mode 1777
 }
 
 series_patches() {

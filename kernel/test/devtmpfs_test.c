@@ -3,8 +3,8 @@
  * devtmpfs_test - create and remove character devices on request, so
  * that a test in a VM can check from userspace what devtmpfs promises:
  * a node appears with the device, 0600 root:root, and disappears with
- * it together with its empty parent directories, unless userspace
- * changed its mode or owner.
+ * it together with its empty parent directories, whatever userspace
+ * did to its mode or owner.
  *
  *   echo NAME > /sys/class/devtmpfs_test/create
  *   echo NAME > /sys/class/devtmpfs_test/remove
@@ -12,11 +12,17 @@
  * A '!' in NAME is a '/' in the node name, as for every device, so
  * "rescue-test!sub!node" is /dev/rescue-test/sub/node.  Devices still
  * present are removed when the module is unloaded.
+ *
+ * Reading a node gives the name of the device that has its dev_t now,
+ * so a test can see which device a node opens; opening a node whose
+ * dev_t no device has fails with -ENXIO.  Minors are reused lowest
+ * first, so a device created after another was removed gets its dev_t.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
@@ -33,6 +39,7 @@ struct test_dev {
 };
 
 static dev_t test_devt;
+static struct cdev test_cdev;
 static DEFINE_IDA(test_minors);
 static DEFINE_MUTEX(test_lock);
 static LIST_HEAD(test_devs);
@@ -72,6 +79,48 @@ static void destroy_dev(struct test_dev *td)
 	ida_free(&test_minors, MINOR(devt));
 	kfree(td);
 }
+
+/* The name of the device that has the node's dev_t, for test_read(). */
+static int test_open(struct inode *inode, struct file *file)
+{
+	struct test_dev *td;
+	char *name = NULL;
+	int err = -ENXIO;
+
+	mutex_lock(&test_lock);
+	list_for_each_entry(td, &test_devs, list) {
+		if (td->dev->devt == inode->i_rdev) {
+			name = kasprintf(GFP_KERNEL, "%s\n", dev_name(td->dev));
+			err = name ? 0 : -ENOMEM;
+			break;
+		}
+	}
+	mutex_unlock(&test_lock);
+	file->private_data = name;
+	return err;
+}
+
+static ssize_t test_read(struct file *file, char __user *buf, size_t count,
+			 loff_t *pos)
+{
+	const char *name = file->private_data;
+
+	return simple_read_from_buffer(buf, count, pos, name, strlen(name));
+}
+
+static int test_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations test_fops = {
+	.owner = THIS_MODULE,
+	.open = test_open,
+	.read = test_read,
+	.release = test_release,
+	.llseek = default_llseek,
+};
 
 static ssize_t create_store(struct class *class, struct class_attribute *attr,
 			    const char *buf, size_t count)
@@ -164,9 +213,18 @@ static int __init devtmpfs_test_init(void)
 	if (err)
 		return err;
 
-	err = class_register(&test_class);
+	cdev_init(&test_cdev, &test_fops);
+	test_cdev.owner = THIS_MODULE;
+	err = cdev_add(&test_cdev, test_devt, TEST_MINORS);
 	if (err)
-		unregister_chrdev_region(test_devt, TEST_MINORS);
+		goto unregister;
+
+	err = class_register(&test_class);
+	if (!err)
+		return 0;
+	cdev_del(&test_cdev);
+unregister:
+	unregister_chrdev_region(test_devt, TEST_MINORS);
 	return err;
 }
 
@@ -179,6 +237,7 @@ static void __exit devtmpfs_test_exit(void)
 		destroy_dev(td);
 	mutex_unlock(&test_lock);
 	class_unregister(&test_class);
+	cdev_del(&test_cdev);
 	unregister_chrdev_region(test_devt, TEST_MINORS);
 }
 
