@@ -25,8 +25,11 @@
 
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
 static unsigned crashes;		/* from RESCUE_CRASHED at start */
-/* rd.shell and panic=, once the command line is read; no shell before. */
-static volatile sig_atomic_t shell_allowed, panic_s;
+/*
+ * rd.shell (1, 0; -1 until the command line is read: the restart reads
+ * it, but the last crash starts no shell then) and panic=.
+ */
+static volatile sig_atomic_t shell_allowed = -1, panic_s;
 static char crash_stack[64 * 1024];
 
 /* Append the decimal n to p (async-signal-safe): the end. */
@@ -114,17 +117,17 @@ static void crashed(int sig)
 
 	p = put_str(line, "<2>rescue: PID 1 crashed (signal ");
 	p = put_uint(p, (unsigned)sig);
-	if (last && !shell_allowed)
+	if (last && shell_allowed != 1)
 		p = put_str(p, "); no shell (rd.shell=0): waiting for a "
 			    "reboot\n");
 	else if (last)
 		p = put_str(p, "); starting /bin/sh as PID 1\n");
-	else if (!shell_allowed)
+	else if (shell_allowed == 0)
 		p = put_str(p, "); restarting /init, without a shell\n");
 	else
 		p = put_str(p, "); restarting /init into the rescue shell\n");
 	say(line, (size_t)(p - line));
-	if (last && !shell_allowed)
+	if (last && shell_allowed != 1)
 		wait_for_reboot();
 	p = put_str(env, CRASH_ENV);
 	*put_uint(p, crashes + 1) = '\0';
