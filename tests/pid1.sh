@@ -7,55 +7,7 @@
 
 . "$TOP/tests/rescue-lib.sh"
 
-# ---- helpers (the monitor ones as in tests/faults.sh) ------------------
-
-# monitor SOCK CMD...: HMP commands, each after the previous prompt.
-monitor() {
-	perl -MIO::Socket::UNIX -e '
-		my $s = IO::Socket::UNIX->new(Peer => shift) or die "monitor: $!\n";
-		my $buf = "";
-		sub prompt { local $SIG{ALRM} = sub { die "monitor: no prompt\n" };
-			alarm 10; while ($buf !~ /\(qemu\) $/) { my $n = sysread($s, my $c, 4096);
-				die "monitor: closed\n" unless $n; $buf .= $c; } alarm 0;
-			print $buf; $buf = ""; }
-		prompt();
-		for my $cmd (@ARGV) { print $s "$cmd\n"; prompt(); }
-	' "$@" >>"$T/monitor.log" 2>&1
-}
-
-# wait_log LOG REGEX SECONDS: until a console line matches, or fail.
-wait_log() {
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
-		tr -d '\r' 2>/dev/null <"$1" | grep -Eq -- "$2" && return 0
-		sleep 0.1
-	done
-	fail "no console line /$2/ within $3 s"
-	show_log "$1"
-	return 1
-}
-
-# start_vm APPEND run-vm-args: boot in the background with a monitor.
-start_vm() {
-	local append=$1
-	shift
-	"$RUN_VM" --log "$T/console.log" --monitor "$T/mon.sock" --timeout "$VM_TIMEOUT" \
-		--kernel "$BZIMAGE" --initrd "$T/initrd" --append "$append" "$@" \
-		2>"$T/run-vm.err" &
-	vm_pid=$!
-}
-
-stop_vm() {
-	[ -S "$T/mon.sock" ] && monitor "$T/mon.sock" quit
-	wait "$vm_pid" 2>/dev/null
-}
-
-hot_add_disk() { # img
-	monitor "$T/mon.sock" \
-		"drive_add 0 if=none,file=$1,format=raw,id=hot" \
-		"device_add scsi-hd,drive=hot,bus=virtio-scsi0.0,serial=hot" ||
-		{ fail "the monitor refused the hot-add:" "$(cat "$T/monitor.log")"; return 1; }
-}
+# ---- helpers -----------------------------------------------------------
 
 # late_root APPEND WAIT_REGEX: boot with a decoy, add the root once the
 # console shows WAIT_REGEX, and expect the boot to reach it.
