@@ -40,7 +40,7 @@ TEST_MODULE   = $(BUILD)/kernel/test-module/devtmpfs_test.ko
 # Each part adds the test groups (tests/GROUP.sh) it owns and what they
 # need built; `make check` runs all groups in one tests/run, which ends
 # with a single "N passed, N failed" line.
-TEST_GROUPS = kernel image dracut
+TEST_GROUPS = kernel kernel-userspace image dracut
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 
 # ---- targets ----------------------------------------------------------

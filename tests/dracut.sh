@@ -153,14 +153,16 @@ test_stock_kernel_without_root_disk_opens_shell() {
 	expect_no_log "$T/console.log" 'Kernel panic' "a kernel panic"
 }
 
-test_stock_kernel_rd_break_opens_shell_before_mounting() {
+# rd.break=mount: dracut's stop before the root is mounted (a bare
+# rd.break stops after it, with the root on /sysroot).
+test_stock_kernel_rd_break_mount_opens_shell_before_mounting() {
 	local img
 	img=$(dracut_rescue_image) || return 1
 	make_dracut_root "$T/root.img" || return 1
 	printf '%s\n' 'cat /proc/mounts' >"$T/commands"
 	"$TOP/tests/vm-shell.exp" "$T/console.log" "$STOCK_TIMEOUT" "$RESCUE_PROMPT" "$T/commands" \
 		--kernel "/boot/vmlinuz-$(stock_kernel_version)" --mem "$STOCK_MEM" --initrd "$img" \
-		--append "root=UUID=$DRACUT_ROOT_UUID rd.break" --disk "virtio-blk:$T/root.img" ||
+		--append "root=UUID=$DRACUT_ROOT_UUID rd.break=mount" --disk "virtio-blk:$T/root.img" ||
 		{ show_log "$T/console.log"; return 1; }
 	expect_no_log "$T/console.log" '/dev/vda /newroot' "the root mounted before the shell" &&
 	expect_no_log "$T/console.log" 'TEST RESULT: root' "the boot going on to the root"
