@@ -12,16 +12,17 @@ MD_UUID=deadbeef-0123-4567-89ab-cdef0badf00d
 # (magic, version 0.90.0, RAID1 of 2 disks, set UUID $MD_UUID), where
 # mdadm puts it: 64 KiB below the end rounded down to 64 KiB.
 write_md090_superblock() {
-	python3 - "$1" <<'PY' || fail "unable to write an md superblock on $1"
-import os, struct, sys
-img = sys.argv[1]
-off = (os.path.getsize(img) & ~0xffff) - 0x10000
-sb = struct.pack('<16I', 0xa92b4efc, 0, 90, 0, 0, 0xdeadbeef, 0, 1,
-                 off // 1024, 2, 2, 0, 0, 0x01234567, 0x89abcdef, 0x0badf00d)
-with open(img, 'r+b') as f:
-    f.seek(off)
-    f.write(sb)
-PY
+	perl -e '
+		my $img = shift;
+		my $off = ((-s $img) & ~0xffff) - 0x10000;
+		open(my $f, "+<", $img) or die "$img: $!\n";
+		binmode $f;
+		seek($f, $off, 0) or die "$img: $!\n";
+		print $f pack("V16", 0xa92b4efc, 0, 90, 0, 0, 0xdeadbeef, 0, 1,
+			      $off / 1024, 2, 2, 0, 0, 0x01234567, 0x89abcdef,
+			      0x0badf00d) or die "$img: $!\n";
+		close($f) or die "$img: $!\n";
+	' "$1" || fail "unable to write an md superblock on $1"
 }
 
 # An ext4 root with a reporting init, inside an md 0.90 member.
