@@ -21,7 +21,7 @@ PARSER_moddb     = mkrescue/moddb.c mkrescue/prune.c mkrescue/buf.c \
 		   mkrescue/msg.c $(PARSER_modindex)
 PARSER_modules   = mkrescue/modules.c mkrescue/list.c $(PARSER_moddb)
 PARSER_include   = mkrescue/include.c mkrescue/list.c mkrescue/buf.c \
-		   mkrescue/msg.c
+		   mkrescue/msg.c lib/readfile.c
 PARSER_options   = mkrescue/options.c mkrescue/msg.c
 
 # $(call parser_srcs,NAME ...): their sources, each once.

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-buf.c: growable byte buffers and whole-file reads. */
+/* buf.c: growable byte buffers and whole-file reads. */
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "mkrescue.h"
+#include "readfile.h"
 
 /* Makes room for LEN more bytes and a terminating NUL. */
 static int buf_reserve(struct buf *b, size_t len)
@@ -71,36 +70,15 @@ void buf_free(struct buf *b)
 
 int buf_read_file(struct buf *b, const char *path)
 {
-	struct stat st;
-	ssize_t n;
-	int fd, err;
+	size_t len;
+	char *data;
+	int err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		err = -errno;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		err = -EISDIR;
-		goto out;
-	}
-	err = buf_reserve(b, st.st_size > 0 ? (size_t)st.st_size : 4096);
-	while (!err) {
-		n = read(fd, b->data + b->len, b->cap - b->len - 1);
-		if (n < 0) {
-			err = errno == EINTR ? 0 : -errno;
-			continue;
-		}
-		if (n == 0)
-			break;
-		b->len += (size_t)n;
-		err = buf_reserve(b, 4096);
-	}
-	if (!err)
-		b->data[b->len] = '\0';
-out:
-	close(fd);
+	/* The one read-until-EOF loop, shared with rescue-init. */
+	err = readfile_alloc(path, SSIZE_MAX, &data, &len);
+	if (err)
+		return err;
+	err = buf_append(b, data, len);
+	free(data);
 	return err;
 }
