@@ -164,7 +164,9 @@ void rootfind_events(struct blklist *l, int ufd, uint64_t deadline_us)
 int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 		    unsigned wait_s, struct rootresult *res)
 {
-	unsigned needs = rootspec_needs(spec);
+	/* The layers claim devices by TYPE: with any on, probe it. */
+	unsigned needs = rootspec_needs(spec) |
+			 (storage_active() ? PROBE_SB : 0);
 	uint64_t start;
 	int err;
 

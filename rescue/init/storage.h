@@ -36,7 +36,9 @@ struct storage_layer {
 	/*
 	 * A claimed device is there: assemble, open or activate what it
 	 * completes.  0, or -errno after logging the one line that says
-	 * which device and why; the boot goes on either way.
+	 * which device and why; the boot goes on either way.  It may come
+	 * again for a device it has (a change uevent, or every device
+	 * after lost uevents): taking it twice must do nothing.
 	 */
 	int (*add)(const struct blkdev *d);
 	/* A device of that name went away (it may not have been claimed). */
