@@ -158,14 +158,40 @@ put_ext4() {
 		"$img" "$((sectors / 2))k" || fail "mke2fs of $img partition $n failed"
 }
 
-# The newest Debian stock kernel installed (linux-image-amd64).
-stock_kernel_version() {
+# The Debian stock kernels installed (linux-image-amd64 and
+# linux-image-6.12-amd64), oldest first, one a line.
+stock_kernel_versions() {
 	local kver
-	kver=$(find /lib/modules -mindepth 1 -maxdepth 1 -name '*-amd64' -printf '%f\n' |
-		sort -V | tail -n1)
+	for kver in $(find /lib/modules -mindepth 1 -maxdepth 1 -name '*-amd64' \
+		-printf '%f\n' | sort -V); do
+		[ -r "/boot/vmlinuz-$kver" ] && echo "$kver"
+	done
+}
+
+# The stock kernel a test uses: $STOCK_KVER (set by for_each_stock_kernel,
+# or by the caller for a whole group), else the oldest one installed.
+stock_kernel_version() {
+	local kver=${STOCK_KVER:-$(stock_kernel_versions | head -n1)}
 	[ -n "$kver" ] && [ -r "/boot/vmlinuz-$kver" ] ||
-		{ fail "no Debian stock kernel in /boot and /lib/modules (make deps)"; return 1; }
+		{ fail "no Debian stock kernel ${STOCK_KVER:-} in /boot and /lib/modules (make deps)"; return 1; }
 	echo "$kver"
+}
+
+# for_each_stock_kernel FUNC [ARGS]: FUNC once for each stock kernel, with
+# STOCK_KVER set, in a scratch directory $T/KVER of its own.  Fails when
+# FUNC failed for any of them, naming the kernel.
+for_each_stock_kernel() {
+	local kver kvers status=0 top=$T
+	kvers=$(stock_kernel_versions)
+	[ -n "$kvers" ] || { fail "no Debian stock kernel in /boot and /lib/modules (make deps)"; return 1; }
+	for kver in $kvers; do
+		mkdir -p "$top/$kver"
+		(
+			T=$top/$kver STOCK_KVER=$kver
+			cd "$T" && "$@"
+		) || { fail "failed on the stock kernel $kver"; status=1; }
+	done
+	return "$status"
 }
 
 # A dracut base directory with the system's modules and the module that
