@@ -139,6 +139,10 @@ static int gather(struct list *l, const struct options *o)
 		err = programs_add_e2fsck(l, o->e2fsck, o->e2fsck_given);
 	if (!err && o->kmoddir)
 		err = modules_add(l, &req);
+	/* By default with modules: a stock kernel is a distribution's. */
+	if (!err && (o->storage == OPTIONS_STORAGE_ON ||
+		     (o->storage == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
+		err = storage_add(l, o->storage == OPTIONS_STORAGE_ON);
 	for (i = 0; !err && i < o->ninclude; i++)
 		err = include_add(l, o->include[i]);
 	if (!err)

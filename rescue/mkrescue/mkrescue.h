@@ -77,10 +77,57 @@ void list_free(struct list *l);
 /* Checks that PATH is an executable, statically linked ELF file. */
 int elf_check_static(const char *path, const char *role, uint64_t *size);
 
+/* elfdeps.c: PT_INTERP, DT_NEEDED, DT_RUNPATH and DT_RPATH, by libelf */
+struct elfdeps {
+	char *interp;		/* PT_INTERP, or NULL: static */
+	char **needed;		/* DT_NEEDED, in order */
+	size_t nneeded;
+	char *runpath, *rpath;	/* or NULL */
+	unsigned int class;	/* ELFCLASS32 or ELFCLASS64 */
+	unsigned int machine;	/* EM_* */
+	unsigned int type;	/* ET_EXEC, ET_DYN ... */
+};
+/* -ENOEXEC for what is not a well-formed ELF file; no message. */
+int elfdeps_read(const char *path, struct elfdeps *d);
+int elfdeps_read_mem(const void *image, size_t size, struct elfdeps *d);
+void elfdeps_free(struct elfdeps *d);
+
+/* ldpath.c: the loader and libraries a program needs, found as ld.so does */
+struct ldpath_file {
+	char *path;		/* on the host, as found (maybe a link) */
+	char *why;
+};
+struct ldpath_obj;
+struct ldpath {
+	const char *const *dirs;	/* NULL: the host's standard ones */
+	struct ldpath_obj *objs;	/* every ELF file read, once */
+	size_t nobjs;
+	struct ldpath_file *files;	/* what to ship, each path once */
+	size_t nfiles;
+};
+/* DIRS replaces the standard directories (for tests); NULL for them. */
+void ldpath_init(struct ldpath *lp, const char *const *dirs);
+/* Adds the loader and the library closure of PROGRAM to lp->files. */
+int ldpath_add_program(struct ldpath *lp, const char *program);
+/* DIR with $ORIGIN and ${ORIGIN} replaced; -EINVAL for another $ token. */
+int ldpath_expand_origin(const char *dir, const char *origin, char **out);
+void ldpath_free(struct ldpath *lp);
+
+/* hostpath.c: a host path shipped so that it resolves as on the host */
+struct hostpath {
+	char **added;		/* image paths already added */
+	size_t count;
+};
+int hostpath_add(struct hostpath *hp, struct list *l, const char *path,
+		 const char *why);
+void hostpath_free(struct hostpath *hp);
+
 /* mkrescue-layout.c: the fixed directories and /etc of every image */
 int layout_add(struct list *l);
 
 /* mkrescue-programs.c: /init, busybox and its applets, e2fsck */
+/* The relative link target from image path PATH to TARGET; NULL: ENOMEM. */
+char *programs_link_target(const char *path, const char *target);
 int programs_add_init(struct list *l, const char *init);
 int programs_add_busybox(struct list *l, const char *busybox);
 /* E2FSCK may be missing unless REQUIRED; then 0 and nothing added. */
@@ -88,6 +135,10 @@ int programs_add_e2fsck(struct list *l, const char *e2fsck, bool required);
 
 /* mkrescue-include.c: --include SRC:DST */
 int include_add(struct list *l, const char *spec);
+
+/* storage.c: mdadm, cryptsetup, lvm, dmsetup, btrfs and their /etc */
+/* Unless REQUIRED, a tool the host does not have is left out. */
+int storage_add(struct list *l, bool required);
 
 /* mkrescue-moddb.c: modules.dep, .alias, .softdep and .builtin of a kernel */
 struct moddb;

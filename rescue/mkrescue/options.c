@@ -29,6 +29,9 @@ static void usage(FILE *f, const struct options *d)
 		"                           (default %s)\n"
 		"      --add-module NAME    ship NAME too (repeatable)\n"
 		"      --include SRC:DST    add a file or a tree at DST (repeatable)\n"
+		"      --storage            ship mdadm, cryptsetup, lvm, dmsetup, btrfs\n"
+		"                           with their libraries (default: with -k)\n"
+		"      --no-storage         leave them out\n"
 		"      --compress C         none, gzip or zstd (default zstd)\n"
 		"      --compress-level N   gzip 1-9, zstd 1-19\n"
 		"  -v, --verbose            say what is added and why\n"
@@ -71,7 +74,7 @@ static int push(const char ***array, size_t *count, const char *s)
 enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
 	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
-	OPT_COMPRESS_LEVEL, OPT_VERSION,
+	OPT_COMPRESS_LEVEL, OPT_VERSION, OPT_STORAGE, OPT_NO_STORAGE,
 };
 
 static const struct option long_options[] = {
@@ -85,6 +88,8 @@ static const struct option long_options[] = {
 	{ "module-list", required_argument, NULL, OPT_MODULE_LIST },
 	{ "add-module", required_argument, NULL, OPT_ADD_MODULE },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "storage", no_argument, NULL, OPT_STORAGE },
+	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
 	{ "compress", required_argument, NULL, OPT_COMPRESS },
 	{ "compress-level", required_argument, NULL, OPT_COMPRESS_LEVEL },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -169,6 +174,8 @@ int parse_options(int argc, char **argv, struct options *o)
 				return usage_error("unknown --compress", optarg);
 			break;
 		case OPT_COMPRESS_LEVEL: level = optarg; break;
+		case OPT_STORAGE: o->storage = OPTIONS_STORAGE_ON; break;
+		case OPT_NO_STORAGE: o->storage = OPTIONS_STORAGE_OFF; break;
 		case 'v': msg_verbose_on = true; break;
 		case 'h': usage(stdout, &defaults); return 1;
 		case OPT_VERSION: printf("mkrescue %s\n", o->version); return 1;

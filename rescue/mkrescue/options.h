@@ -9,12 +9,20 @@
 
 #include "mkrescue.h"
 
+/* --storage, --no-storage, or neither: on with -k or --kmoddir. */
+enum options_storage {
+	OPTIONS_STORAGE_DEFAULT,
+	OPTIONS_STORAGE_ON,
+	OPTIONS_STORAGE_OFF,
+};
+
 struct options {
 	const char *output;
 	const char *init, *busybox, *e2fsck;
 	bool e2fsck_given, e2fsck_off;
 	const char *kver, *kmoddir, *module_list;
 	bool module_list_given;
+	enum options_storage storage;
 	const char **add, **include;
 	size_t nadd, ninclude;
 	struct image_options image;

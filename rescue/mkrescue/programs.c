@@ -25,8 +25,7 @@ static const char *const programs_fsck_links[] = {
 
 #define PROGRAMS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* A relative symlink target from PATH to TARGET (both image paths). */
-static char *programs_link_target(const char *path, const char *target)
+char *programs_link_target(const char *path, const char *target)
 {
 	const char *path_slash = strrchr(path, '/');
 	const char *target_slash = strrchr(target, '/');
