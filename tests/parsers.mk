@@ -23,6 +23,10 @@ PARSER_modules   = mkrescue/modules.c mkrescue/list.c $(PARSER_moddb)
 PARSER_include   = mkrescue/include.c mkrescue/list.c mkrescue/buf.c \
 		   mkrescue/msg.c lib/readfile.c
 PARSER_options   = mkrescue/options.c mkrescue/msg.c
+# ELF files (libelf) and the library closure of a program.
+PARSER_elfdeps   = mkrescue/elfdeps.c
+PARSER_ldpath    = mkrescue/ldpath.c mkrescue/buf.c mkrescue/msg.c \
+		   lib/readfile.c $(PARSER_elfdeps)
 
 # $(call parser_srcs,NAME ...): their sources, each once.
 parser_srcs = $(sort $(foreach p,$(1),$(PARSER_$(p))))

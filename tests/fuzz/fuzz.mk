@@ -30,6 +30,8 @@ fuzz_moddb_SRCS     = $(call parser_srcs,moddb)
 fuzz_include_SRCS   = $(call parser_srcs,include)
 fuzz_options_SRCS   = $(call parser_srcs,options)
 fuzz_modlist_SRCS   = $(call parser_srcs,modules)
+FUZZ_TARGETS  += elfdeps
+fuzz_elfdeps_SRCS   = $(call parser_srcs,elfdeps)
 FUZZ_BINS      = $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 
 DEPS_PACKAGES += clang libclang-rt-14-dev
@@ -58,3 +60,5 @@ $(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h \
 	mv $$@.tmp $$@
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
+# libelf is a shared library: linked whatever the order of the line.
+$(FUZZ_DIR)/fuzz_elfdeps: FUZZ_CFLAGS += -Wl,--no-as-needed -lelf

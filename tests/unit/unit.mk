@@ -31,6 +31,8 @@ test_members_SRCS   = init/members.c $(call parser_srcs,devtable)
 test_moddb_SRCS     = $(call parser_srcs,moddb include)
 # What mkrescue ships and what rescue-init loads, from the same files.
 test_modsame_SRCS   = $(call parser_srcs,modules modload)
+UNIT_TESTS     += test_elfdeps
+test_elfdeps_SRCS   = $(call parser_srcs,ldpath)
 UNIT_BINS       = $(addprefix $(UNIT_DIR)/,$(UNIT_TESTS))
 UNIT_OBJS       = $(sort $(foreach t,$(UNIT_TESTS),$(UNIT_OBJDIR)/$(t).o \
 		  $(addprefix $(UNIT_OBJDIR)/,$($(t)_SRCS:.c=.o))))
@@ -59,5 +61,8 @@ $(UNIT_DIR)/$(1): $(UNIT_OBJDIR)/$(1).o $(addprefix $(UNIT_OBJDIR)/,$($(1)_SRCS:
 	mv $$@.tmp $$@
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rule,$(t))))
+$(UNIT_DIR)/test_elfdeps: CMOCKA_LIBS += $(shell pkg-config --libs libelf)
+$(UNIT_OBJDIR)/test_elfdeps.o: CPPFLAGS += -DELFDEPS_SEEDS='"$(abspath tests/fuzz/corpus/elfdeps)"'
+
 
 -include $(UNIT_OBJS:.o=.d)
