@@ -14,6 +14,9 @@ DEPS_PACKAGES = \
 	e2fsprogs e2fsck-static fdisk dosfstools expect pkg-config \
 	libblkid-dev libarchive-dev libarchive-tools libcmocka-dev \
 	linux-image-amd64 initramfs-tools-core dracut-core gnuplot-nox
+# The Debian 12 root of the debian tests (tests/debian-root), and
+# Debian's 6.12 kernel (bookworm-security) beside 6.1.
+DEPS_PACKAGES += debootstrap linux-image-6.12-amd64
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
 # always goes where dracut looks for modules.
