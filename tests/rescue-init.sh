@@ -255,6 +255,31 @@ test_unknown_params_reach_real_init() {
 	expect_no_log "$T/console.log" 'starting the rescue shell' "rescue shell"
 }
 
+# A hostonly dracut image carries root= in /etc/cmdline.d; the kernel's
+# own line comes last and wins where both say the same word.
+test_root_from_etc_cmdline_d() {
+	make_root_dir "$T/root" cmdline-d
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
+	printf '# written by dracut --hostonly-cmdline\n root=UUID=%s\nrw\n' \
+		"$DECOY_UUID" >"$T/10-root.conf"
+	printf 'root=UUID=%s\n' "$ROOT_UUID" >"$T/20-root.conf"
+	{
+		echo "dir /etc/cmdline.d 0755 0 0"
+		echo "file /etc/cmdline.d/10-root.conf $T/10-root.conf 0644 0 0"
+		echo "file /etc/cmdline.d/20-root.conf $T/20-root.conf 0644 0 0"
+	} >"$T/extra.list"
+	EXTRA_LIST="$T/extra.list" make_image "$T/initrd" || return 1
+	# No root= on the kernel's line: the files name it (the later one).
+	boot "$T/initrd" "" --disk "virtio-blk:$T/decoy.img" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_root cmdline-d /dev/vdb rw || return 1
+	# The kernel's ro wins over the file's rw.
+	boot "$T/initrd" "ro" --disk "virtio-blk:$T/decoy.img" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_root cmdline-d /dev/vdb ro
+}
+
 # ---- the kernel log, devtmpfs and the console -------------------------
 
 # tiny-initramfs wrote to /dev/ksmg and never logged: these lines come

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmdline.c: parse /proc/cmdline as the kernel does, and what init inherits. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -387,4 +388,108 @@ size_t cmdline_module_options(const struct cmdline *c, const char *module,
 		len += n;
 	}
 	return len;
+}
+
+/*
+ * For the parameters a storage layer reads itself (rd.md=, rd.luks.uuid=):
+ * the value of the last "key=value" on the line, "" for a bare "key",
+ * NULL when the key is absent.  Later words win, as in cmdline_parse().
+ */
+const char *cmdline_get(const struct cmdline *c, const char *key)
+{
+	size_t i = c->nargs;
+
+	while (i-- > 0)
+		if (!strcmp(c->args[i].key, key))
+			return c->args[i].val ? c->args[i].val : "";
+	return NULL;
+}
+
+/* Every value of a key that may repeat (rd.md.uuid=), in line order. */
+size_t cmdline_get_all(const struct cmdline *c, const char *key,
+		       const char **out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nargs && n < max; i++)
+		if (!strcmp(c->args[i].key, key) && c->args[i].val)
+			out[n++] = c->args[i].val;
+	return n;
+}
+
+/*
+ * dracut's getargbool(): absent is dflt, a bare key or any value but
+ * 0/no/off/false is on (so "rd.md=0" turns md off, "rd.md" leaves it on).
+ */
+bool cmdline_flag(const struct cmdline *c, const char *key, bool dflt)
+{
+	const char *val = cmdline_get(c, key);
+	bool on;
+
+	if (!val)
+		return dflt;
+	if (!*val)
+		return true;
+	return parse_bool(val, &on) ? on : true;
+}
+
+/* Append the lines of one dracut cmdline.d file, less its comments. */
+static void append_conf(const char *path, char *buf, size_t size,
+			size_t *len)
+{
+	char *text, *line, *next;
+	size_t tlen;
+
+	if (readfile_alloc(path, CMDLINE_SIZE, &text, &tlen))
+		return;
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line = skip_spaces(line);
+		if (!*line || *line == '#')
+			continue;
+		if (*len + strlen(line) + 2 > size)
+			break;
+		*len += sprintf(buf + *len, "%s ", line);
+	}
+	free(text);
+}
+
+static int conf_filter(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 5 &&
+	       !strcmp(e->d_name + n - 5, ".conf");
+}
+
+/*
+ * The command line rescue-init obeys: the *.conf files of confdir (in
+ * name order; a dracut hostonly image carries the root's root= and
+ * rd.* there as /etc/cmdline.d), then the kernel's line, which comes
+ * last so that it wins, as dracut's getcmdline() orders them.
+ * Returns cmdline_read()'s result for kernel_path.
+ */
+int cmdline_read_all(const char *confdir, const char *kernel_path,
+		     char *buf, size_t size)
+{
+	struct dirent **names;
+	char path[PATH_MAX];
+	size_t len = 0;
+	int i, n;
+
+	if (size == 0)
+		return -ENOBUFS;
+	buf[0] = '\0';
+	n = confdir ? scandir(confdir, &names, conf_filter, alphasort) : -1;
+	for (i = 0; i < n; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", confdir,
+			     names[i]->d_name) < (int)sizeof(path))
+			append_conf(path, buf, size, &len);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return cmdline_read(kernel_path, buf + len, size - len);
 }

@@ -311,7 +311,8 @@ int main(int argc, char *argv[], char *envp[])
 		log_info("opened /dev/console for stdin, stdout and stderr");
 
 	/* 2. The command line. */
-	err = cmdline_read("/proc/cmdline", cmdbuf, sizeof(cmdbuf));
+	err = cmdline_read_all(CMDLINE_CONF_DIR, "/proc/cmdline", cmdbuf,
+			       sizeof(cmdbuf));
 	if (err)
 		log_error("unable to read /proc/cmdline: %s", strerror(-err));
 	cmdline_parse(cmdbuf, &cmd);

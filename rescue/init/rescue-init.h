@@ -77,6 +77,14 @@ size_t cmdline_init_argv(const struct cmdline *c, const char *init, int argc,
 size_t cmdline_init_envp(char *const envp[], char **out, size_t max);
 size_t cmdline_module_options(const struct cmdline *c, const char *module,
 			      char *buf, size_t size);
+/* dracut's hostonly command line, read before /proc/cmdline */
+#define CMDLINE_CONF_DIR	"/etc/cmdline.d"
+int cmdline_read_all(const char *confdir, const char *kernel_path,
+		     char *buf, size_t size);
+const char *cmdline_get(const struct cmdline *c, const char *key);
+size_t cmdline_get_all(const struct cmdline *c, const char *key,
+		       const char **out, size_t max);
+bool cmdline_flag(const struct cmdline *c, const char *key, bool dflt);
 
 /* blkdev.c */
 struct ptentry {

@@ -94,7 +94,8 @@ static int rescue_mount(const char *dir)
 		       dir, m.source, m.fstype, m.ro ? "ro" : "rw");
 		return 0;
 	}
-	err = cmdline_read("/proc/cmdline", buf, sizeof(buf));
+	err = cmdline_read_all(CMDLINE_CONF_DIR, "/proc/cmdline", buf,
+			       sizeof(buf));
 	if (err) {
 		fprintf(stderr, "rescue-mount: unable to read /proc/cmdline: "
 			"%s\n", strerror(-err));

@@ -300,6 +300,80 @@ static void read_strips_the_newline(void **state)
 	assert_int_equal(cmdline_read(path, buf, sizeof(buf)), -ENOENT);
 }
 
+/* Layers read their own parameters: last wins, repeats kept, dracut bools. */
+static void layer_parameters(void **state)
+{
+	const char *v[4];
+
+	(void)state;
+	parse("rd.md.uuid=a rd.md=0 rd.luks rd.md.uuid=b rd.lvm=1 rd.lvm=no");
+	assert_string_equal(cmdline_get(&c, "rd.md"), "0");
+	assert_string_equal(cmdline_get(&c, "rd.luks"), "");
+	assert_null(cmdline_get(&c, "rd.luks.uuid"));
+	assert_int_equal(cmdline_get_all(&c, "rd.md.uuid", v, 4), 2);
+	assert_string_equal(v[0], "a");
+	assert_string_equal(v[1], "b");
+	assert_int_equal(cmdline_get_all(&c, "rd.md.uuid", v, 1), 1);
+	assert_false(cmdline_flag(&c, "rd.md", true));
+	assert_true(cmdline_flag(&c, "rd.luks", false));
+	assert_false(cmdline_flag(&c, "rd.lvm", true));	/* the last wins */
+	assert_true(cmdline_flag(&c, "rd.btrfs", true));	/* absent */
+	assert_false(cmdline_flag(&c, "rd.btrfs", false));
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void remove_file(const char *dir, const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
+/* dracut's /etc/cmdline.d first, in name order, then /proc/cmdline. */
+static void conf_dir_comes_before_the_kernel_line(void **state)
+{
+	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128];
+	static char buf[CMDLINE_SIZE];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "20-b.conf", "rd.lvm.lv=vg/root\n");
+	write_file(dir, "10-a.conf", "# hostonly\n  root=UUID=1 rd.md=0\n\nrw");
+	write_file(dir, "30-c.txt", "ignored=1\n");
+	write_file(dir, "kernel", "root=/dev/vda quiet\n");
+	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
+	assert_int_equal(cmdline_read_all(dir, kernel, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "root=UUID=1 rd.md=0 rw rd.lvm.lv=vg/root "
+			    "root=/dev/vda quiet");
+	cmdline_parse(buf, &c);
+	assert_string_equal(c.root, "/dev/vda");	/* the kernel's wins */
+	assert_true(c.rw);
+	/* No conf dir at all: the kernel line alone. */
+	assert_int_equal(cmdline_read_all("/nonexistent", kernel, buf,
+					  sizeof(buf)), 0);
+	assert_string_equal(buf, "root=/dev/vda quiet");
+	/* A conf line that does not fit is dropped, not cut. */
+	assert_int_equal(cmdline_read_all(dir, kernel, buf, 24), 0);
+	assert_string_equal(buf, "root=UUID=1 rd.md=0 rw ");
+	remove_file(dir, "10-a.conf");
+	remove_file(dir, "20-b.conf");
+	remove_file(dir, "30-c.txt");
+	remove_file(dir, "kernel");
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* Random command lines: no crash, no overread (ASan), pointers inside. */
 static void survives_random_lines(void **state)
 {
@@ -341,6 +415,8 @@ int main(void)
 		cmocka_unit_test(own_variables_are_not_passed_on),
 		cmocka_unit_test(module_options_from_dotted_words),
 		cmocka_unit_test(read_strips_the_newline),
+		cmocka_unit_test(layer_parameters),
+		cmocka_unit_test(conf_dir_comes_before_the_kernel_line),
 		cmocka_unit_test(survives_random_lines),
 	};
 
