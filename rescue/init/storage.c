@@ -19,6 +19,17 @@ static const struct storage_layer *const layers[] = {
 };
 
 static bool active[ARRAY_SIZE(layers)];
+static bool strict_ro;
+
+void storage_set_readonly(bool ro)
+{
+	strict_ro = ro;
+}
+
+bool storage_readonly(void)
+{
+	return strict_ro;
+}
 
 /* Which layers are on: those the command line does not turn off. */
 void storage_init(const struct cmdline *c)

@@ -64,4 +64,12 @@ int storage_settle(void);
 void storage_report(devtable_line_fn *fn, void *ctx);
 size_t storage_active(void);
 
+/*
+ * Strict read-only mode (set before the root search): layers then
+ * write nothing at all, not even what a read-only assembly would
+ * write on the first write (md starts "readonly", not "read-auto").
+ */
+void storage_set_readonly(bool ro);
+bool storage_readonly(void);
+
 #endif
