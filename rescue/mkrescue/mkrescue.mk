@@ -25,7 +25,7 @@ MKRESCUE_DEFINES   = -DMKRESCUE_VERSION='"$(MKRESCUE_VERSION)"' \
 DEPS_PACKAGES += libelf-dev mdadm cryptsetup-bin lvm2 dmsetup btrfs-progs
 
 TEST_GROUPS += mkrescue mkrescue-errors
-TEST_GROUPS += mkrescue-options
+TEST_GROUPS += mkrescue-options mkrescue-storage
 CHECK_DEPS  += $(BUILD)/mkrescue $(MKRESCUE_TEST_INIT)
 
 # ---- targets ----------------------------------------------------------
