@@ -81,7 +81,7 @@ static int ldpath_read(struct ldpath *lp, const char *path, size_t *index)
 	int err;
 
 	if (!real)
-		return -errno;
+		return errno ? -errno : -ENOENT;
 	for (i = 0; i < lp->nobjs; i++) {
 		if (!strcmp(lp->objs[i].real, real)) {
 			free(real);
@@ -359,7 +359,7 @@ static int ldpath_need(struct ldpath *lp, struct ldpath_walk *w, size_t i,
 		       const char *name, const char *program)
 {
 	char *found = NULL;
-	size_t obj;
+	size_t obj = 0;
 	int err;
 
 	err = ldpath_find(lp, name, w->objs[i], w->origins[i], w->objs[0],
@@ -404,7 +404,7 @@ static int ldpath_interp(struct ldpath *lp, struct ldpath_walk *w,
 int ldpath_add_program(struct ldpath *lp, const char *program)
 {
 	struct ldpath_walk w = { 0 };
-	size_t exe, i, j;
+	size_t exe = 0, i, j;
 	int err;
 
 	err = ldpath_read(lp, program, &exe);
