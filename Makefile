@@ -47,6 +47,8 @@ TEST_GROUPS = kernel kernel-userspace image dracut
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 
 # ---- targets ----------------------------------------------------------
+# Roots on md and btrfs that rescue-init assembles (tests/stacked.sh).
+TEST_GROUPS += stacked
 .PHONY: all deps kernel test-module image run check bench install uninstall clean
 
 all: kernel image
