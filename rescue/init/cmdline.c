@@ -130,6 +130,18 @@ static bool parse_bool(const char *val, bool *out)
 	return false;
 }
 
+/* rescue.ro=: strict (or 1, yes, ...) or 0; -1 for a value it does not know. */
+static int parse_ro(const char *val)
+{
+	bool on;
+
+	if (val && !strcmp(val, "strict"))
+		return 1;
+	if (val && parse_bool(val, &on))
+		return on;
+	return -1;
+}
+
 /*
  * dracut's rd.break points: before the mount for those up to "mount"
  * (dracut stops before its mount hook), after it for "pre-pivot",
@@ -200,6 +212,7 @@ static void parse_one(struct cmdline *c, const char *key, const char *val)
 	} else if (!strcmp(key, "rescue") && !val) {
 		c->brk = BREAK_PRE_MOUNT;
 		c->brk_word = key;
+		c->rescue_word = true;
 	} else if (!strcmp(key, "rd.break")) {
 		c->brk = parse_break(c, val);
 		c->brk_word = key;
@@ -226,6 +239,12 @@ static void parse_one(struct cmdline *c, const char *key, const char *val)
 		if (!parse_bool(val, &c->debug))
 			problem(c, "unable to use %s=%.60s: not 0 or 1",
 				"rescue.debug", val);
+	} else if (!strcmp(key, "rescue.ro")) {
+		n = parse_ro(val);
+		if (n < 0)	/* a typo must not write */
+			problem(c, "unable to use %s=%.60s: not strict or 0; "
+				"strict read-only is on", "rescue.ro", val);
+		c->ro_strict = n < 0 ? 1 : n;
 	} else if (!strcmp(key, "rescue.member")) {
 		if (!parse_bool(val, &c->member))
 			problem(c, "unable to use %s=%.60s: not 0 or 1; "
@@ -247,6 +266,7 @@ void cmdline_parse(char *buf, struct cmdline *c)
 	c->rootwait_s = -1;
 	c->retry_s = -1;
 	c->shell = true;
+	c->ro_strict = -1;
 	args = skip_spaces(buf);
 	while (*args) {
 		args = cmdline_next_arg(args, &key, &val);
@@ -269,6 +289,13 @@ void cmdline_parse(char *buf, struct cmdline *c)
 			c->brk_word, "");
 		c->brk = BREAK_NONE;
 	}
+	/*
+	 * The rescue word implies strict read-only (unless rescue.ro=0) for
+	 * as long as its shell lasts: not when rd.shell=0 dropped the shell.
+	 */
+	c->strict = c->ro_strict == 1 ||
+		    (c->ro_strict < 0 && c->rescue_word && c->brk != BREAK_NONE);
+	c->strict_implied = c->strict && c->ro_strict != 1;
 }
 
 int cmdline_read(const char *path, char *buf, size_t size)
@@ -290,11 +317,12 @@ int cmdline_read(const char *path, char *buf, size_t size)
 bool cmdline_consumed(const char *word)
 {
 	static const char *const words[] = { "rescue", "rd.break", "rd.shell",
-					      "rescue.debug", "rescue.member" };
+					      "rescue.debug", "rescue.member",
+					      "rescue.ro" };
 	static const char *const keys[] = { "rd.break=", "rd.shell=",
 					     "rd.retry=", "rescue.debug=",
 					     "rootwait=",
-					     "rescue.member=" };
+					     "rescue.member=", "rescue.ro=" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(words); i++)

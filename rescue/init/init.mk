@@ -21,6 +21,7 @@ all: $(RESCUE_INIT)
 rescue-init: $(RESCUE_INIT)
 
 TEST_GROUPS += rescue-init rescue-shell faults members pid1
+TEST_GROUPS += readonly
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(RESCUE_OBJDIR)/%.o: rescue/init/%.c

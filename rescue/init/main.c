@@ -161,6 +161,7 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	cmdline_init_envp(envp, init_envp, INIT_ENVS_MAX);
 	snprintf(what, sizeof(what), "%s on %s (%s, %s)", init, m.source,
 		 m.fstype, m.ro ? "ro" : "rw");
+	readonly_before_switch();
 	err = switchroot_run(NEWROOT, init, init_argv, init_envp, what,
 			     t_start);
 	snprintf(why, size, "unable to start %.1500s: %s%s", what,
@@ -332,12 +333,15 @@ int main(int argc, char *argv[], char *envp[])
 	if (uevent_fd < 0)
 		log_warn("unable to open the uevent socket: %s; not waiting "
 			 "for devices", strerror(-uevent_fd));
+	readonly_init(&cmd);	/* before the first probe */
 	setup_modules();
 	storage_init(&cmd);
 	probe_init_filesystems();
 
-	if (cmd.brk == BREAK_PRE_MOUNT)
+	if (cmd.brk == BREAK_PRE_MOUNT) {
 		shell_run(HINT_BREAK);
+		readonly_end();	/* the rescue word's ends with its shell */
+	}
 	if (cmd.rootdelay_s > 0) {
 		log_info("rootdelay: waiting %d s", cmd.rootdelay_s);
 		rootfind_events(&devs, uevent_fd,

@@ -62,6 +62,10 @@ struct cmdline {
 	bool quiet;
 	bool debug;		/* rescue.debug */
 	bool member;		/* rescue.member: mount a member named by root= */
+	bool rescue_word;	/* "rescue" was given */
+	int ro_strict;		/* rescue.ro=: -1 not given, 0 off, 1 strict */
+	bool strict;		/* strict read-only in force (readonly.c) */
+	bool strict_implied;	/* by the rescue word, not rescue.ro=strict */
 	size_t after_dashes;	/* words after "--": the init's, not ours */
 	size_t nargs;
 	struct cmdline_arg args[CMDLINE_MAX_ARGS];
@@ -240,6 +244,15 @@ void shell_give_up(int panic_s) __attribute__((noreturn));
 
 /* tools.c */
 int tools_main(int argc, char *argv[]);
+/* readonly.c: rescue.ro=strict, a boot that writes to no disk */
+int readonly_init(const struct cmdline *c);
+bool readonly_strict(void);
+int readonly_set(const char *name, bool ro);
+void readonly_device(const char *name);
+void readonly_end(void);
+void readonly_before_switch(void);
+const char *readonly_noreplay(const char *fstype);
+
 void tools_print_table(struct blklist *l, devtable_line_fn *fn, void *ctx);
 
 #endif

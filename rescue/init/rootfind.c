@@ -59,6 +59,8 @@ static void handle(struct blklist *l, const struct uevent *ev, unsigned needs)
 	    (!ev->has_devnum || (l->dev[i].major == ev->major &&
 				 l->dev[i].minor == ev->minor)))
 		return;		/* enumerated already: probe it once */
+	if (!strcmp(ev->action, "add"))
+		readonly_device(name);	/* strict: before it is probed */
 	i = blk_add(l, CLASS_BLOCK, name);
 	if (i < 0)
 		return;

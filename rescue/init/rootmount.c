@@ -50,8 +50,10 @@ static void kernel_filesystems(char *buf, size_t size)
 int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
 		    const char *dir, char *fstype, size_t fslen, bool *ro)
 {
-	char types[1024], data[4096], type[64];
+	char types[1024], data[4096], opts[4096 + 32], type[64];
 	unsigned long flags = c->rw ? 0 : MS_RDONLY;
+	bool strict = c->strict && readonly_strict();
+	const char *noreplay = NULL;
 	const char *p;
 	size_t len;
 	int err = -ENODEV, e;
@@ -59,6 +61,11 @@ int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
 	e = mounts_options(c->rootflags, &flags, data, sizeof(data));
 	if (e)
 		return e;
+	if (strict && !(flags & MS_RDONLY))
+		log_warn("strict read-only: mounting %s read-only, not "
+			 "read-write as asked", d->node);
+	if (strict)
+		flags |= MS_RDONLY;
 	if (c->rootfstype)
 		snprintf(types, sizeof(types), "%s", c->rootfstype);
 	else if (d->type[0] && (!d->usage[0] || !strcmp(d->usage, "filesystem")))
@@ -75,14 +82,19 @@ int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
 		memcpy(type, p, len);
 		type[len] = '\0';
 		modload_fs(type);
-		if (mount(d->node, dir, type, flags, data) == 0)
+		/* strict: no journal or log replay, which writes even ro */
+		noreplay = strict ? readonly_noreplay(type) : NULL;
+		snprintf(opts, sizeof(opts), "%s%s%s", data,
+			 noreplay && data[0] ? "," : "",
+			 noreplay ? noreplay : "");
+		if (mount(d->node, dir, type, flags, opts) == 0)
 			goto mounted;
 		e = -errno;
 		if ((e == -EACCES || e == -EROFS) && !(flags & MS_RDONLY)) {
 			log_warn("unable to mount %s read-write: %s; mounting "
 				 "it read-only", d->node, strerror(-e));
 			flags |= MS_RDONLY;
-			if (mount(d->node, dir, type, flags, data) == 0)
+			if (mount(d->node, dir, type, flags, opts) == 0)
 				goto mounted;
 			e = -errno;
 		}
@@ -95,6 +107,9 @@ int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
 mounted:
 	snprintf(fstype, fslen, "%s", type);
 	*ro = flags & MS_RDONLY;
+	if (noreplay)
+		log_info("strict read-only: %s mounted with %s, its journal "
+			 "not replayed", d->node, noreplay);
 	return 0;
 }
 

@@ -16,6 +16,11 @@ static const char usage[] =
 	"usage: rescue-ls            list the block devices\n"
 	"       rescue-mount [DIR]   mount the root as the boot would "
 	"(default " NEWROOT ")\n"
+	"       rescue-mount --rw DEV [DIR]\n"
+	"                            make DEV writable (strict read-only) and "
+	"mount it\n"
+	"                            read-write on DIR (default " NEWROOT "), "
+	"or remount it so\n"
 	"       rescue-init --ls | --mount [DIR] | --help\n"
 	"rescue-init itself is the /init (PID 1) of an initramfs: see "
 	"rescue-init(8).\n";
@@ -122,6 +127,120 @@ static int rescue_mount(const char *dir)
 	return 0;
 }
 
+/*
+ * Where DEV is mounted, from /proc/mounts: 1 with the mount point and
+ * its options, 0 when it is not mounted.
+ */
+static int mounted_at(const char *node, char *target, size_t tlen,
+		      char *opts, size_t olen)
+{
+	char buf[16384], src[256], dir[256], type[32], o[1024], *line, *nl;
+
+	if (mounts_read_proc("/proc/mounts", buf, sizeof(buf)))
+		return 0;
+	for (line = buf; *line; line = nl) {
+		nl = line + strcspn(line, "\n");
+		if (*nl)
+			*nl++ = '\0';
+		if (sscanf(line, "%255s %255s %31s %1023s", src, dir, type,
+			   o) == 4 && !strcmp(src, node)) {
+			snprintf(target, tlen, "%s", dir);
+			snprintf(opts, olen, ",%s,", o);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Lift read-only on /dev/NAME, saying what changed; -errno on failure. */
+static int lift(const char *name, const char *what)
+{
+	int r = readonly_set(name, false);
+
+	if (r < 0)
+		fprintf(stderr, "rescue-mount: unable to make /dev/%s writable: "
+			"%s\n", name, strerror(-r));
+	else if (r > 0)
+		printf("rescue-mount: /dev/%s%s was read-only, now writable\n",
+		       name, what);
+	return r < 0 ? r : 0;
+}
+
+/*
+ * rescue-mount --rw DEV [DIR]: the one way to lift strict read-only, for
+ * one device.  A partition is read-only while its disk is (the kernel
+ * checks both flags), so the disk is made writable too; its other
+ * partitions keep their own flag and stay read-only.
+ */
+static int rescue_mount_rw(const char *dev, const char *dir)
+{
+	static struct cmdline cmd;	/* rw, no strict: a plain mount */
+	struct blklist l = { 0 };
+	char target[256], opts[1100], fstype[1024], disk[120];
+	const char *name = strncmp(dev, "/dev/", 5) ? dev : dev + 5;
+	const char *const noreplay[] = { ",noload,", ",norecovery,",
+					 ",rescue=nologreplay," };
+	const struct blkdev *d;
+	ssize_t i;
+	size_t k;
+	bool ro = true;
+	int err;
+
+	blk_enumerate(&l, "/sys/class/block");
+	i = blk_find(&l, name);
+	if (i < 0) {
+		fprintf(stderr, "rescue-mount: unable to use %s: no such block "
+			"device in /sys/class/block\n", dev);
+		return 1;
+	}
+	d = &l.dev[i];
+	if (mounted_at(d->node, target, sizeof(target), opts, sizeof(opts))) {
+		for (k = 0; k < ARRAY_SIZE(noreplay); k++)
+			if (strstr(opts, noreplay[k])) {
+				fprintf(stderr, "rescue-mount: unable to remount "
+					"%s on %s read-write: it was mounted "
+					"without replaying its journal (%.*s); "
+					"umount %s, then rescue-mount --rw %s "
+					"DIR replays it\n", d->node, target,
+					(int)strlen(noreplay[k]) - 2,
+					noreplay[k] + 1, target, d->node);
+				return 1;
+			}
+	}
+	if (lift(d->name, ""))
+		return 1;
+	if (d->partno) {
+		snprintf(disk, sizeof(disk), " (the disk of %s)", d->node);
+		if (lift(d->disk, disk))
+			return 1;
+	}
+	if (mounted_at(d->node, target, sizeof(target), opts, sizeof(opts))) {
+		if (mount(NULL, target, NULL, MS_REMOUNT, NULL)) {
+			fprintf(stderr, "rescue-mount: unable to remount %s on "
+				"%s read-write: %s\n", d->node, target,
+				strerror(errno));
+			return 1;
+		}
+		printf("rescue-mount: remounted %s on %s read-write\n",
+		       d->node, target);
+		return 0;
+	}
+	probe_init_filesystems();
+	probe_device(&l, (size_t)i, PROBE_SB);
+	cmd.rw = true;
+	err = rootmount_mount(&l.dev[i], &cmd, dir, fstype, sizeof(fstype),
+			      &ro);
+	if (err) {
+		fprintf(stderr, "rescue-mount: unable to mount %s on %s as %s: "
+			"%s\n", d->node, dir, fstype[0] ? fstype : "any "
+			"filesystem", strerror(-err));
+		return 1;
+	}
+	printf("rescue-mount: mounted %s (%s, %s) on %s\n", d->node, fstype,
+	       ro ? "ro" : "rw", dir);
+	return 0;
+}
+
 /* rescue-ls, rescue-mount, or a polite refusal when not PID 1. */
 int tools_main(int argc, char *argv[])
 {
@@ -136,6 +255,16 @@ int tools_main(int argc, char *argv[])
 		return 0;
 	case TOOL_MOUNT:
 		log_to_fd(2, "rescue-mount: ", false);
+		if (argc > first && !strcmp(argv[first], "--rw")) {
+			if (argc < first + 2 || argc > first + 3) {
+				fputs(usage, stderr);
+				return 2;
+			}
+			mount_proc_and_sys("rescue-mount");
+			return rescue_mount_rw(argv[first + 1],
+					       argc > first + 2 ?
+					       argv[first + 2] : NEWROOT);
+		}
 		if (argc > first + 1) {
 			fputs(usage, stderr);
 			return 2;

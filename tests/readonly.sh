@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/readonly.sh: rescue.ro=strict, a boot that writes to no disk.
+# A dirty ext4 (a journal a VM committed and never checkpointed) is the
+# root: strict mode leaves it byte-identical on virtio and NVMe, a boot
+# without it replays the journal and so writes it; in the rescue shell
+# every disk is read-only and rescue-mount --rw writes to one only.
+
+. "$TOP/tests/rescue-lib.sh"
+
+DIRTY_CACHE=$BUILD/dirty-ext4
+
+# The maker's /init: mount the root read-write, write files into the
+# journal, sync (the transaction is committed, not checkpointed), then
+# reboot without unmounting: needs_recovery stays set on the disk.
+write_dirty_maker_init() { # path
+	cat >"$1" <<'EOF'
+#!/bin/sh
+mount -t proc proc /proc
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /mnt
+mount -t ext4 -o rw,commit=600 /dev/vda /mnt || { echo "TEST RESULT: maker mounted=no"; reboot -f; }
+mkdir -p /mnt/dirty
+i=0
+while [ $i -lt 50 ]; do
+	echo "written in the journal $i" >/mnt/dirty/f$i
+	i=$((i + 1))
+done
+echo dirty >/mnt/dirty/marker
+sync
+echo "TEST RESULT: maker mounted=yes"
+reboot -f -n
+EOF
+	chmod 0755 "$1"
+}
+
+# dirty_ext4 OUT MARKER: a 16 MiB ext4 root (report-init, MARKER) with an
+# unreplayed journal, made once per recipe (root tree, maker, kernel)
+# in $DIRTY_CACHE and copied to OUT.
+dirty_ext4() {
+	local out=$1 marker=$2 key cached
+	make_root_dir "$T/dirty-root" "$marker"
+	write_dirty_maker_init "$T/maker-init"
+	key=$( {
+		(cd "$T/dirty-root" && find . -printf '%p %l %s %m\n' | sort)
+		sha256sum "$T/maker-init" "$BZIMAGE" "$BUSYBOX" "$T/dirty-root/sbin/init" | cut -d' ' -f1
+		echo "$marker $ROOT_UUID"
+	} | sha256sum | cut -c1-16)
+	cached=$DIRTY_CACHE/$key.img
+	if [ ! -e "$cached" ]; then
+		make_ext4 "$T/dirty-root" "$T/dirty.img" 16 "$ROOT_UUID" root || return 1
+		{
+			busybox_cpio_list
+			echo "dir /dev 0755 0 0"
+			echo "nod /dev/console 0600 0 0 c 5 1"
+			echo "file /init $T/maker-init 0755 0 0"
+		} >"$T/maker.list"
+		cpio_from_list "$T/maker.list" "$T/maker.cpio" || return 1
+		boot_vm "$T/maker.log" --kernel "$BZIMAGE" --initrd "$T/maker.cpio" \
+			--disk "virtio-blk:$T/dirty.img" || return 1
+		expect_field "$T/maker.log" maker mounted yes || return 1
+		dumpe2fs -h "$T/dirty.img" 2>/dev/null | grep -q '^Filesystem features:.*needs_recovery' ||
+			{ fail "the maker VM left $T/dirty.img without needs_recovery"; return 1; }
+		mkdir -p "$DIRTY_CACHE"
+		mv "$T/dirty.img" "$cached.tmp" && mv "$cached.tmp" "$cached"
+	fi
+	cp "$cached" "$out"
+}
+
+# strict_boot BUS DEVICE: the dirty root on BUS, booted with
+# rescue.ro=strict: the report-init runs, and no byte of it changed.
+strict_boot() {
+	make_image "$T/initrd" || return 1
+	dirty_ext4 "$T/root.img" strict || return 1
+	record_sums "$T/root.img"
+	boot "$T/initrd" "root=$2 rescue.ro=strict" --disk "$1:$T/root.img" || return 1
+	expect_log "$T/console.log" 'rescue: strict read-only: [1-9][0-9]* devices set read-only \(rescue.ro=strict\)' \
+		"the strict line" &&
+	expect_log "$T/console.log" "rescue: strict read-only: $2 mounted with noload" \
+		"the no-replay option" &&
+	expect_field "$T/console.log" root marker strict &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_disks_unchanged
+}
+
+test_strict_leaves_dirty_ext4_root_unchanged_on_virtio() {
+	strict_boot virtio-blk /dev/vda
+}
+
+test_strict_leaves_dirty_ext4_root_unchanged_on_nvme() {
+	strict_boot nvme /dev/nvme0n1
+}
+
+# The same root without strict mode: the ro mount replays the journal,
+# which is what this mode is for, and proves the layout dirty.
+test_without_strict_the_dirty_root_is_written() {
+	local before after
+	make_image "$T/initrd" || return 1
+	dirty_ext4 "$T/root.img" strict || return 1
+	before=$(sha256sum <"$T/root.img")
+	boot "$T/initrd" "root=/dev/vda" --disk "virtio-blk:$T/root.img" || return 1
+	after=$(sha256sum <"$T/root.img")
+	expect_field "$T/console.log" root marker strict &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_no_log "$T/console.log" 'strict read-only' "strict mode" || return 1
+	[ "$before" != "$after" ] ||
+		fail "the dirty root is unchanged without strict mode: the layout is not dirty"
+	dumpe2fs -h "$T/root.img" 2>/dev/null | grep -q '^Filesystem features:.*needs_recovery' &&
+		fail "needs_recovery is still set after a boot without strict mode"
+	return 0
+}
+
+# The sha256 of partition N of a disk image.
+part_sum() { # img n
+	local start sectors
+	read -r start sectors < <(sfdisk -q -l -o Start,Sectors "$1" | awk 'NR > 1' | sed -n "${2}p")
+	dd if="$1" bs=512 skip="$start" count="$sectors" status=none | sha256sum | cut -d' ' -f1
+}
+
+# The rescue word implies strict mode: in its shell every block device
+# reads read-only, and rescue-mount --rw on one partition writes there:
+# not on its sibling, not on the dirty root.
+test_rescue_shell_is_read_only_but_for_rescue_mount_rw() {
+	local p1 p2
+	make_image "$T/initrd" || return 1
+	dirty_ext4 "$T/root.img" strict || return 1
+	mkdir -p "$T/data"
+	echo data >"$T/data/marker"
+	make_gpt "$T/data.img" 24 one:$BASE_PARTUUID:10 two:$DECOY_PARTUUID:rest || return 1
+	put_ext4 "$T/data.img" 1 "$T/data" "$DECOY_UUID" one || return 1
+	put_ext4 "$T/data.img" 2 "$T/data" "$ROOT_UUID" two || return 1
+	record_sums "$T/root.img"
+	p1=$(part_sum "$T/data.img" 1)
+	p2=$(part_sum "$T/data.img" 2)
+	{
+		result_cmd ro total '$(ls /sys/class/block | wc -l)' \
+			ro '$(for d in $(ls /sys/class/block); do blockdev --getro /dev/$d; done | grep -cx 1)'
+		echo "rescue-mount --rw /dev/nvme0n1p1 /mnt"
+		echo "echo written >/mnt/written && umount /mnt"
+		result_cmd rw p1 '$(blockdev --getro /dev/nvme0n1p1)' \
+			p2 '$(blockdev --getro /dev/nvme0n1p2)' \
+			vda '$(blockdev --getro /dev/vda)'
+	} >"$T/commands"
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
+		--append "root=/dev/vda rescue" --disk "virtio-blk:$T/root.img" \
+		--disk "nvme:$T/data.img" || return 1
+	local total
+	total=$(result_field "$T/console.log" ro total)
+	[ "${total:-0}" -ge 4 ] || fail "only ${total:-no} block devices in the shell"
+	expect_log "$T/console.log" 'rescue: strict read-only: [0-9]+ devices set read-only \(implied by rescue; rescue.ro=0 turns it off\)' \
+		"the implied strict line" &&
+	expect_field "$T/console.log" ro ro "$total" &&
+	expect_log "$T/console.log" '^rescue-mount: /dev/nvme0n1p1 was read-only, now writable' \
+		"what rescue-mount --rw changed" &&
+	expect_log "$T/console.log" '^rescue-mount: /dev/nvme0n1 \(the disk of /dev/nvme0n1p1\) was read-only, now writable' \
+		"the disk made writable" &&
+	expect_log "$T/console.log" '^rescue-mount: mounted /dev/nvme0n1p1 \(ext4, rw\) on /mnt' \
+		"the read-write mount" &&
+	expect_field "$T/console.log" rw p1 0 &&
+	expect_field "$T/console.log" rw p2 1 &&
+	expect_field "$T/console.log" rw vda 1 &&
+	expect_disks_unchanged || return 1
+	[ "$(part_sum "$T/data.img" 1)" != "$p1" ] ||
+		fail "nothing was written to nvme0n1p1 after rescue-mount --rw"
+	[ "$(part_sum "$T/data.img" 2)" = "$p2" ] ||
+		fail "nvme0n1p2 changed, but only nvme0n1p1 was made writable"
+	return 0
+}
