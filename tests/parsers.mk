@@ -25,8 +25,8 @@ PARSER_include   = mkrescue/include.c mkrescue/list.c mkrescue/buf.c \
 PARSER_options   = mkrescue/options.c mkrescue/msg.c
 # ELF files (libelf) and the library closure of a program.
 PARSER_elfdeps   = mkrescue/elfdeps.c
-PARSER_ldpath    = mkrescue/ldpath.c mkrescue/buf.c mkrescue/msg.c \
-		   lib/readfile.c $(PARSER_elfdeps)
+PARSER_ldconf    = mkrescue/ldconf.c mkrescue/buf.c mkrescue/msg.c lib/readfile.c
+PARSER_ldpath    = mkrescue/ldpath.c $(PARSER_ldconf) $(PARSER_elfdeps)
 
 # $(call parser_srcs,NAME ...): their sources, each once.
 parser_srcs = $(sort $(foreach p,$(1),$(PARSER_$(p))))

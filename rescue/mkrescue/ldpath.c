@@ -13,9 +13,10 @@
  * Names are resolved as glibc's ld.so does on a Debian host, without
  * running it: a name with a '/' is a path; otherwise DT_RPATH of the
  * object (only if it has no DT_RUNPATH) and of the program, then
- * DT_RUNPATH of the object, then the multiarch and standard directories.
+ * DT_RUNPATH of the object, then the directories of ld.so.conf (which
+ * ld.so.cache caches), then the multiarch and standard directories.
  * A candidate of another ELF class or machine is passed over, as ld.so
- * does.  ld.so.cache is not read: it caches these same directories.
+ * does.
  */
 
 /* An ELF file read once, by its real path. */
@@ -227,6 +228,8 @@ static int ldpath_try_std(struct ldpath *lp, const char *name,
 		}
 		dirs = tuple ? std : std + 2;
 	}
+	for (i = 0; err == -ENOENT && lp->conf && i < lp->conf->count; i++)
+		err = ldpath_try(lp, lp->conf->dirs[i], name, want, found, obj);
 	for (i = 0; err == -ENOENT && dirs[i]; i++)
 		err = ldpath_try(lp, dirs[i], name, want, found, obj);
 	return err;

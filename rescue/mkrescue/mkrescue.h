@@ -92,6 +92,20 @@ int elfdeps_read(const char *path, struct elfdeps *d);
 int elfdeps_read_mem(const void *image, size_t size, struct elfdeps *d);
 void elfdeps_free(struct elfdeps *d);
 
+/* ldconf.c: the directories of /etc/ld.so.conf, includes followed */
+struct ldconf {
+	char **dirs;		/* absolute, each once, in order */
+	size_t count;
+	/* Instead of glob() and reading (the fuzzer): each include pattern. */
+	int (*include)(struct ldconf *c, const char *pattern, int depth);
+};
+/* An unreadable file or include is skipped, as ldconfig does: 0. */
+int ldconf_read_depth(struct ldconf *c, const char *path, int depth);
+/* TEXT of a file in directory BASE. */
+int ldconf_parse(struct ldconf *c, const char *text, const char *base,
+		 int depth);
+void ldconf_free(struct ldconf *c);
+
 /* ldpath.c: the loader and libraries a program needs, found as ld.so does */
 struct ldpath_file {
 	char *path;		/* on the host, as found (maybe a link) */
@@ -100,6 +114,7 @@ struct ldpath_file {
 struct ldpath_obj;
 struct ldpath {
 	const char *const *dirs;	/* NULL: the host's standard ones */
+	const struct ldconf *conf;	/* searched before them, or NULL */
 	struct ldpath_obj *objs;	/* every ELF file read, once */
 	size_t nobjs;
 	struct ldpath_file *files;	/* what to ship, each path once */

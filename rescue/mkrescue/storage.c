@@ -101,11 +101,14 @@ static int storage_add_lvm_links(struct list *l, struct hostpath *hp,
 static int storage_add_programs(struct list *l, struct hostpath *hp,
 				bool required)
 {
+	struct ldconf conf = { 0 };
 	struct ldpath lp;
 	size_t i;
-	int err = 0;
+	int err;
 
 	ldpath_init(&lp, NULL);
+	err = ldconf_read_depth(&conf, "/etc/ld.so.conf", 0);
+	lp.conf = &conf;
 	for (i = 0; !err && i < STORAGE_COUNT(storage_programs); i++) {
 		const char *p = storage_programs[i];
 		struct stat st;
@@ -125,6 +128,7 @@ static int storage_add_programs(struct list *l, struct hostpath *hp,
 	if (!err)
 		msg_verbose("storage tools: %zu libraries and loaders", lp.nfiles);
 	ldpath_free(&lp);
+	ldconf_free(&conf);
 	return err;
 }
 

@@ -32,6 +32,8 @@ fuzz_options_SRCS   = $(call parser_srcs,options)
 fuzz_modlist_SRCS   = $(call parser_srcs,modules)
 FUZZ_TARGETS  += elfdeps
 fuzz_elfdeps_SRCS   = $(call parser_srcs,elfdeps)
+FUZZ_TARGETS  += ldconf
+fuzz_ldconf_SRCS    = $(call parser_srcs,ldconf)
 FUZZ_BINS      = $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 
 DEPS_PACKAGES += clang libclang-rt-14-dev

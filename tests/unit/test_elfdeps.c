@@ -249,6 +249,72 @@ static void runpath_origin_comes_first(void **state)
 	rmdir(top);
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* ld.so.conf: comments, hwcap, DIR=TYPE, relative includes in glob order. */
+static void ld_so_conf_is_read_with_its_includes(void **state)
+{
+	char top[] = "/tmp/test_elfdeps.XXXXXX", path[128], d[128];
+	struct ldconf c = { 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	snprintf(d, sizeof(d), "%s/conf.d", top);
+	assert_int_equal(mkdir(d, 0755), 0);
+	snprintf(path, sizeof(path), "%s/conf.d/b.conf", top);
+	write_file(path, "/b/lib\n/a/lib # again\n");
+	snprintf(path, sizeof(path), "%s/conf.d/a.conf", top);
+	write_file(path, "# a\n  /a/lib/  \ninclude /nonexistent/*.conf\n");
+	snprintf(path, sizeof(path), "%s/ld.so.conf", top);
+	write_file(path, "/first\ninclude conf.d/*.conf\nhwcap 0 nosegneg\n"
+		   "/old/lib=libc5\nrelative/lib\n\t/last\t\n");
+	assert_int_equal(ldconf_read_depth(&c, path, 0), 0);
+	assert_int_equal(c.count, 5);
+	assert_string_equal(c.dirs[0], "/first");
+	assert_string_equal(c.dirs[1], "/a/lib");
+	assert_string_equal(c.dirs[2], "/b/lib");
+	assert_string_equal(c.dirs[3], "/old/lib");
+	assert_string_equal(c.dirs[4], "/last");
+	ldconf_free(&c);
+	/* A file that includes itself ends at the depth limit. */
+	write_file(path, "include ld.so.conf\n/loop\n");
+	assert_int_equal(ldconf_read_depth(&c, path, 0), 0);
+	assert_int_equal(c.count, 1);
+	ldconf_free(&c);
+	assert_int_equal(ldconf_read_depth(&c, "/nonexistent/ld.so.conf", 0), 0);
+	assert_int_equal(c.count, 0);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/conf.d/a.conf", top);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/conf.d/b.conf", top);
+	unlink(path);
+	rmdir(d);
+	rmdir(top);
+}
+
+/* A directory of ld.so.conf comes before the standard ones, as the cache. */
+static void ld_so_conf_directories_come_first(void **state)
+{
+	char *conf_dirs[] = { "/nonexistent", "/usr/lib/x86_64-linux-gnu" };
+	struct ldconf c = { .dirs = conf_dirs, .count = 2 };
+	struct ldpath lp;
+
+	(void)state;
+	ldpath_init(&lp, NULL);
+	lp.conf = &c;
+	assert_int_equal(ldpath_add_program(&lp, PROGRAM), 0);
+	assert_non_null(shipped(&lp, "/usr/lib/x86_64-linux-gnu/libcryptsetup.so.12"));
+	assert_null(shipped(&lp, "/lib/x86_64-linux-gnu/libcryptsetup.so.12"));
+	ldpath_free(&lp);
+}
+
 static void origin_is_expanded(void **state)
 {
 	char *out;
@@ -285,6 +351,8 @@ int main(void)
 		cmocka_unit_test(seeds_have_runpath_rpath_and_interp),
 		cmocka_unit_test(runpath_origin_comes_first),
 		cmocka_unit_test(origin_is_expanded),
+		cmocka_unit_test(ld_so_conf_is_read_with_its_includes),
+		cmocka_unit_test(ld_so_conf_directories_come_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
