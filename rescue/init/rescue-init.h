@@ -108,6 +108,8 @@ struct blkdev {
 	char pttype[16], partuuid[64], partlabel[128];
 	struct ptentry *parts;	/* a disk's partition table, once probed */
 	size_t nparts;
+	/* Its other names below /dev from a storage layer: md!root */
+	char alias[2][80];
 };
 struct blklist {
 	struct blkdev *dev;

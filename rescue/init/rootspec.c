@@ -283,8 +283,10 @@ unsigned rootspec_needs(const struct rootspec *spec)
 static bool matches(const struct rootspec *spec, const struct blkdev *d)
 {
 	switch (spec->kind) {
-	case ROOT_DEVNAME:
-		return !strcmp(d->name, spec->value);
+	case ROOT_DEVNAME:	/* /dev/md/root: a layer's alias */
+		return !strcmp(d->name, spec->value) ||
+		       !strcmp(d->alias[0], spec->value) ||
+		       !strcmp(d->alias[1], spec->value);
 	case ROOT_UUID:
 		return !strcasecmp(d->uuid, spec->value);
 	case ROOT_LABEL:

@@ -11,10 +11,10 @@
 
 /*
  * The layers, lowest first: md below dm-crypt below LVM, as Debian's
- * "encrypted LVM" and RAID installs stack them.  None yet: the step is
- * in place for them (rescue/init/storage-NAME.c each).
+ * "encrypted LVM" and RAID installs stack them; btrfs on top of any.
  */
 static const struct storage_layer *const layers[] = {
+	&storage_md,
 	NULL,
 };
 
@@ -64,17 +64,35 @@ void storage_probe_types(void (*add)(const char *type))
 			add(*t);
 }
 
+/*
+ * A layer that is off leaves its members alone; say so for each, since
+ * the root above them will not be found.
+ */
+static void left_alone(size_t i, const struct blkdev *d)
+{
+	log_info("storage: %s left alone: %s turns %s off", d->node,
+		 layers[i]->off_param ? layers[i]->off_param : "a parameter",
+		 layers[i]->name);
+}
+
 /* A device was probed: the first active layer that claims it adds it. */
-void storage_device(const struct blkdev *d)
+void storage_device(struct blkdev *d)
 {
 	size_t i;
 	int err;
 
+	for (i = 0; layers[i]; i++)
+		if (active[i] && layers[i]->annotate)
+			layers[i]->annotate(d);
 	if (!d->sb_probed || !d->type[0])
 		return;
 	for (i = 0; layers[i]; i++) {
-		if (!active[i] || !layers[i]->claims(d))
+		if (!layers[i]->claims(d))
 			continue;
+		if (!active[i]) {
+			left_alone(i, d);
+			return;
+		}
 		log_debug("storage: %s claims %s (%s)", layers[i]->name,
 			  d->node, d->type);
 		err = layers[i]->add(d);

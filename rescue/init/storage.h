@@ -29,8 +29,13 @@ struct storage_layer {
 	 * the boot's probe looks for them beside the kernel's filesystems.
 	 */
 	const char *const *types;
-	/* Off for this boot (rd.md=0, rd.luks=0, ...)?  NULL: always on. */
+	/*
+	 * Off for this boot (rd.md=0, rd.luks=0, ...)?  NULL: always on.
+	 * Called once, first: a layer that is on reads its own parameters
+	 * (rd.md.uuid=) here.  off_param names the one that turns it off.
+	 */
 	bool (*disabled)(const struct cmdline *c);
+	const char *off_param;
 	/* Whether d (probed, TYPE and UUID known) is one of its members. */
 	bool (*claims)(const struct blkdev *d);
 	/*
@@ -49,16 +54,25 @@ struct storage_layer {
 	 * how many devices it started, which will come as uevents.
 	 */
 	int (*settle)(void);
+	/*
+	 * Any device, probed or not: the other names it has below /dev if
+	 * this layer made it (d->alias, "md!root" for /dev/md/root), which
+	 * root=/dev/... matches.  NULL: it names nothing.
+	 */
+	void (*annotate)(struct blkdev *d);
 	/* What it made and what it still misses, one line each. */
 	void (*report)(devtable_line_fn *fn, void *ctx);
 };
+
+/* The layers: storage-md.c, storage-btrfs.c. */
+extern const struct storage_layer storage_md;
 
 /* How long the root wait goes on for what settle() started. */
 #define STORAGE_SETTLE_WAIT_S	5
 
 void storage_init(const struct cmdline *c);
 void storage_probe_types(void (*add)(const char *type));
-void storage_device(const struct blkdev *d);
+void storage_device(struct blkdev *d);
 void storage_removed(const char *name);
 int storage_settle(void);
 void storage_report(devtable_line_fn *fn, void *ctx);

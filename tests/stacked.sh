@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/stacked.sh: roots on storage layers rescue-init assembles itself
+# (md RAID1, multi-device btrfs), on the Debian stock kernel with an
+# image of mkrescue -k.  Every layout is written from userspace: the md
+# superblocks by perl (checksums as mdadm's super1.c and super0.c), the
+# filesystem at the data offset by mke2fs -E offset=, btrfs by
+# mkfs.btrfs on files; never with this machine's md, loop or dm.
+
+. "$TOP/tests/rescue-lib.sh"
+
+MD_UUID=5a1f3c2e-0b4d-4e5f-8a9b-0c1d2e3f4a5b
+MD_NAME=rescue:root
+BTRFS_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b6c
+STACKED_VM_TIMEOUT=${STACKED_VM_TIMEOUT:-240}
+
+# write_md_superblock IMG VERSION SLOT NDISKS UUID NAME MINOR: a clean
+# RAID1 member superblock the kernel loads: 1.2 at 4 KiB with the data
+# at 1 MiB, or 0.90 64 KiB below the end rounded down to 64 KiB.
+write_md_superblock() {
+	perl -e '
+		use strict; use warnings;
+		my ($img, $ver, $slot, $n, $uuid, $name, $mdminor) = @ARGV;
+		my $size = -s $img or die "$img: $!\n";
+		(my $hex = $uuid) =~ s/[-:]//g;
+		my $uuidb = pack("H32", $hex);
+		my ($off, $sb);
+		if ($ver eq "1.2") {
+			# struct mdp_superblock_1, then dev_roles[max_dev]
+			$off = 4096;
+			my $doff = 2048;
+			my $dsize = int($size / 512) - $doff;
+			my $devuuid = pack("H32", sprintf("%08x", $slot + 1) . substr($hex, 8));
+			$sb = pack("V4 a16 a32 Q< V2 Q< V4 Q< V4 Q<4 V2 a16 C2 v V Q<3 V2 x32",
+				0xa92b4efc, 1, 0, 0, $uuidb, $name, 1700000000, 1, 0,
+				$dsize & ~7, 0, $n, 0, 0, 0, 0, 0, 0, 0,
+				$doff, $dsize, $off / 512, 0, $slot, 0, $devuuid,
+				0, 0, 0, 0, 1700000000, 10, ~0, 0, $n);
+			$sb .= pack("v*", 0 .. $n - 1);
+			# calc_sb_1_csum: 32-bit words, a last 16-bit one, folded
+			my ($sum, $len) = (0, length($sb));
+			$sum += $_ for unpack("V" . int($len / 4), $sb);
+			$sum += unpack("v", substr($sb, $len - 2)) if $len % 4;
+			substr($sb, 216, 4) = pack("V", (($sum & 0xffffffff) + ($sum >> 32)) & 0xffffffff);
+		} else {
+			# mdp_super_t: 1024 native-endian words
+			$off = ($size & ~0xffff) - 0x10000;
+			my @u = unpack("N4", $uuidb);
+			my @w = (0) x 1024;
+			@w[0 .. 15] = (0xa92b4efc, 0, 90, 0, 0, $u[0], 1700000000, 1,
+				       $off / 1024, $n, $n, $mdminor, 0, @u[1 .. 3]);
+			@w[32 .. 43] = (1700000000, 1, $n, $n, 0, 0, 0, 10, 0, 10, 0, 0);
+			@w[128 + 32 * $_ .. 132 + 32 * $_] = ($_, 0, 0, $_, 6) for 0 .. $n - 1;
+			@w[992 .. 996] = @w[128 + 32 * $slot .. 132 + 32 * $slot];
+			my $sum = 0;
+			$sum += $_ for @w;
+			$w[38] = (($sum & 0xffffffff) + ($sum >> 32)) & 0xffffffff;
+			$sb = pack("V1024", @w);
+		}
+		open(my $f, "+<", $img) or die "$img: $!\n";
+		binmode $f;
+		seek($f, $off, 0) or die "$img: $!\n";
+		print $f $sb or die "$img: $!\n";
+		close($f) or die "$img: $!\n";
+	' "$@" || fail "unable to write an md $2 superblock on $1"
+}
+
+# make_md_raid1 VERSION DIR IMG...: a RAID1 of the IMGs (32 MiB each),
+# the ext4 root from DIR (UUID $ROOT_UUID) in its data area on each.
+make_md_raid1() {
+	local ver=$1 dir=$2 slot=0 img offset size
+	shift 2
+	if [ "$ver" = 1.2 ]; then
+		offset=$((1024 * 1024)) size=31744k
+	else
+		offset=0 size=32704k
+	fi
+	blank_disk "$1" 32
+	mke2fs -q -F -t ext4 -U "$ROOT_UUID" -L md-root -d "$dir" \
+		-E offset=$offset "$1" "$size" || { fail "mke2fs in $1 failed"; return 1; }
+	for img in "${@:2}"; do
+		cp "$1" "$img" || return 1
+	done
+	for img in "$@"; do
+		write_md_superblock "$img" "$ver" "$slot" "$#" "$MD_UUID" "$MD_NAME" 0 || return 1
+		blkid -p "$img" | grep -q 'TYPE="linux_raid_member"' ||
+			{ fail "blkid does not see $img as an md member"; return 1; }
+		slot=$((slot + 1))
+	done
+}
+
+# stacked_image OUT: mkrescue -k for the stock kernel, with raid1 and
+# btrfs, and this build's rescue-init.
+stacked_image() {
+	KVER=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --add-module raid1 \
+		--add-module btrfs -o "$1" 2>"$T/mkrescue.err" ||
+		{ fail "mkrescue -k $KVER failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+}
+
+# stock_boot APPEND run-vm-args: the stock kernel and $T/initrd.
+stock_boot() {
+	local append=$1
+	shift
+	VM_TIMEOUT=$STACKED_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--append "$append" "$@"
+}
+
+# The root booted from DEV: marker, ext4, read-only, the exec line.
+expect_stacked_root() { # marker dev [fstype]
+	expect_field "$T/console.log" root marker "$1" &&
+	expect_field "$T/console.log" root dev "$2" &&
+	expect_field "$T/console.log" root fs "${3:-ext4}" &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_exec_line /sbin/init "$2" "${3:-ext4}" ro
+}
+
+# md_raid1_boot VERSION APPEND: the RAID1 on a virtio and an NVMe disk.
+md_raid1_boot() {
+	stacked_image "$T/initrd" || return 1
+	make_root_dir "$T/root" "md-$1"
+	make_md_raid1 "$1" "$T/root" "$T/m0.img" "$T/m1.img" || return 1
+	record_sums "$T/m0.img" "$T/m1.img"
+	stock_boot "$2" --disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img"
+}
+
+# ---- md ---------------------------------------------------------------
+
+# Metadata 1.2, by the filesystem's UUID: both members, no degradation,
+# and not a byte written to either (the array runs read-auto).
+test_md_raid1_12_root_by_uuid() {
+	md_raid1_boot 1.2 "root=UUID=$ROOT_UUID" || return 1
+	expect_log "$T/console.log" \
+		"rescue: md: started md127 \(raid1, metadata 1.2, name $MD_NAME, UUID $MD_UUID\) from (vda nvme0n1|nvme0n1 vda), read-auto" \
+		"the array started from both members" &&
+	expect_stacked_root md-1.2 /dev/md127 &&
+	expect_no_log "$T/console.log" 'degraded' "a degraded start" &&
+	expect_disks_unchanged
+}
+
+# root=/dev/md/NAME, the name after the host, as mdadm links it.
+test_md_raid1_12_root_by_md_name() {
+	md_raid1_boot 1.2 "root=/dev/md/root" || return 1
+	expect_log "$T/console.log" "rescue: found root /dev/md/root on /dev/md127" \
+		"the root found by its /dev/md name" &&
+	expect_stacked_root md-1.2 /dev/md127 &&
+	expect_disks_unchanged
+}
+
+# Metadata 0.90 (superblock at the end): md0, its preferred minor.
+test_md_raid1_090_root_by_uuid() {
+	md_raid1_boot 0.90 "root=UUID=$ROOT_UUID" || return 1
+	expect_log "$T/console.log" \
+		"rescue: md: started md0 \(raid1, metadata 0.90, UUID $MD_UUID\) from" \
+		"the 0.90 array started as md0" &&
+	expect_stacked_root md-0.90 /dev/md0 &&
+	expect_disks_unchanged
+}
+
+# One member missing: when the root wait ends, the array starts degraded
+# with a warning naming the array and the missing slot.
+test_md_raid1_degraded_starts_with_a_warning() {
+	stacked_image "$T/initrd" || return 1
+	make_root_dir "$T/root" md-degraded
+	make_md_raid1 1.2 "$T/root" "$T/m0.img" "$T/m1.img" || return 1
+	record_sums "$T/m1.img"
+	stock_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "nvme:$T/m1.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: md: md127 \(raid1, UUID $MD_UUID, name $MD_NAME\) starts degraded: 1 of 2 members, missing slot 0" \
+		"the warning naming the array and the missing slot" &&
+	expect_stacked_root md-degraded /dev/md127 &&
+	expect_disks_unchanged
+}
+
+# rd.md=0: the members are left alone and the root is not found.
+test_md_off_leaves_the_members_alone() {
+	md_raid1_boot 1.2 "root=UUID=$ROOT_UUID rootwait=2 rd.md=0 rd.shell=0 rd.retry=1 panic=1" || return 1
+	expect_log "$T/console.log" "rescue: storage: md is off for this boot" \
+		"the layer turned off" &&
+	expect_log "$T/console.log" "rescue: storage: /dev/vda left alone: rd.md=0 turns md off" \
+		"why the member is not used" &&
+	expect_log "$T/console.log" "rescue: unable to find root UUID=$ROOT_UUID" \
+		"the root not found" &&
+	expect_no_log "$T/console.log" 'rescue: md: started' "an array started" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
+
+# rd.md.uuid= names another array: this one is not assembled.
+test_md_uuid_limits_the_arrays() {
+	md_raid1_boot 1.2 "root=UUID=$ROOT_UUID rootwait=2 rd.md.uuid=00000000:00000000:00000000:00000001 rd.shell=0 rd.retry=1 panic=1" || return 1
+	expect_log "$T/console.log" "rescue: md: /dev/vda left alone: its array $MD_UUID is not in rd.md.uuid" \
+		"the member left alone" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
