@@ -11,6 +11,8 @@ PARSER_uevent    = init/uevent.c
 PARSER_mounts    = init/mounts.c init/log.c lib/readfile.c
 PARSER_devtable  = init/devtable.c
 PARSER_blkdev    = init/blkdev.c
+# md member superblocks (storage-md.c reads them).
+PARSER_mdsuper   = init/mdsuper.c
 # depmod's files: one parser (rescue/lib/modindex.c) for both programs.
 PARSER_modindex  = lib/modindex.c lib/readfile.c
 # rescue-init's load order over it.
