@@ -481,13 +481,18 @@ static int md_settle(void)
 
 static void md_annotate(struct blkdev *d)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < narrays; i++)
-		if (arrays[i].created && !strcmp(arrays[i].dev, d->name)) {
-			memcpy(d->alias, arrays[i].link, sizeof(d->alias));
-			return;
-		}
+	/* Only once it runs: root= must not match an empty device. */
+	for (i = 0; i < narrays; i++) {
+		if (!arrays[i].started || strcmp(arrays[i].dev, d->name))
+			continue;
+		for (j = 0; j < ARRAY_SIZE(d->alias); j++)
+			snprintf(d->alias[j], sizeof(d->alias[j]), "%s",
+				 j < ARRAY_SIZE(arrays[i].link) ?
+				 arrays[i].link[j] : "");
+		return;
+	}
 }
 
 static void read_state(const struct md_array *a, char *buf, size_t size)
