@@ -36,9 +36,20 @@ CPPFLAGS += -D_GNU_SOURCE
 
 export BUILD ACCEL JOBS KERNEL_TARBALL
 
-KERNEL_INPUTS = kernel/build-kernel.sh kernel/rescue.config \
-	kernel/patches/series $(wildcard kernel/patches/*.patch)
-TEST_MODULE   = $(BUILD)/kernel/test-module/devtmpfs_test.ko
+# The series of each kernel base is in kernel/patches/BASE; `make kernel
+# KVER=6.12` builds the second base.  6.1 keeps build/bzImage and
+# build/kernel, the other bases get build/bzImage-BASE, build/kernel-BASE.
+KVER          ?= 6.1
+KERNEL_BASES   = 6.1 6.12
+KERNEL_INPUTS  = kernel/build-kernel.sh kernel/rescue.config
+kernel_inputs  = $(KERNEL_INPUTS) kernel/patches/$(1)/series \
+	$(wildcard kernel/patches/$(1)/*.patch)
+kernel_suffix  = $(if $(filter 6.1,$(1)),,-$(1))
+kernel_image   = $(BUILD)/bzImage$(call kernel_suffix,$(1))
+kernel_dir     = $(BUILD)/kernel$(call kernel_suffix,$(1))
+kernel_tarball = $(if $(filter 6.1,$(1)),$(KERNEL_TARBALL),/usr/src/linux-source-$(1).tar.xz)
+test_module    = $(call kernel_dir,$(1))/test-module/devtmpfs_test.ko
+TEST_MODULE    = $(call test_module,6.1)
 
 # Each part adds the test groups (tests/GROUP.sh) it owns and what they
 # need built; `make check` runs all groups in one tests/run, which ends
@@ -47,6 +58,9 @@ TEST_GROUPS = kernel kernel-userspace image dracut
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 
 # ---- targets ----------------------------------------------------------
+# The kernel groups boot every base; the others need only 6.1.
+CHECK_DEPS += $(if $(filter kernel kernel-userspace,$(or $(CHECK_GROUPS),$(TEST_GROUPS))),\
+	$(foreach b,$(filter-out 6.1,$(KERNEL_BASES)),$(call kernel_image,$(b)) $(call test_module,$(b))))
 # Roots on md and btrfs that rescue-init assembles (tests/stacked.sh).
 TEST_GROUPS += stacked
 .PHONY: all deps kernel test-module image run check bench install uninstall clean
@@ -73,12 +87,26 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y $$missing; \
 	fi
 
-kernel: $(BUILD)/bzImage
+kernel: $(call kernel_image,$(KVER))
 
 # build-kernel.sh also checks its own content key, so a fresh checkout
-# with new mtimes does not rebuild an unchanged kernel.
-$(BUILD)/bzImage: $(KERNEL_INPUTS) $(KERNEL_TARBALL)
-	BUILD=$(abspath $(BUILD)) kernel/build-kernel.sh
+# with new mtimes does not rebuild an unchanged kernel.  The test module
+# is built out of tree against the objects of each kernel, in a copy
+# under $(BUILD) so that no object file lands in the source tree.
+define kernel_rules
+$(call kernel_image,$(1)): $(call kernel_inputs,$(1)) $(call kernel_tarball,$(1))
+	BUILD=$(abspath $(BUILD)) kernel/build-kernel.sh $(1)
+
+$(call test_module,$(1)): kernel/test/devtmpfs_test.c kernel/test/Kbuild \
+		$(call kernel_image,$(1))
+	rm -rf $$(@D).tmp && mkdir -p $$(@D).tmp
+	cp kernel/test/devtmpfs_test.c kernel/test/Kbuild $$(@D).tmp/
+	$$(MAKE) -s -C $(call kernel_dir,$(1))/src \
+		O=$(abspath $(call kernel_dir,$(1)))/obj \
+		ARCH=x86_64 M=$$(abspath $$(@D)).tmp modules
+	rm -rf $$(@D) && mv $$(@D).tmp $$(@D)
+endef
+$(foreach b,$(KERNEL_BASES),$(eval $(call kernel_rules,$(b))))
 
 # rescue.img for the patched kernel: no modules, everything is built in.
 image: $(BUILD)/rescue.img
@@ -103,16 +131,7 @@ $(DEMO_DISK): qemu/make-demo-disk
 	@mkdir -p $(@D)
 	qemu/make-demo-disk $@
 
-test-module: $(TEST_MODULE)
-
-# Built out of tree against the kernel objects, in a copy under $(BUILD)
-# so that no object file lands in the source tree.
-$(TEST_MODULE): kernel/test/devtmpfs_test.c kernel/test/Kbuild $(BUILD)/bzImage
-	rm -rf $(@D).tmp && mkdir -p $(@D).tmp
-	cp kernel/test/devtmpfs_test.c kernel/test/Kbuild $(@D).tmp/
-	$(MAKE) -s -C $(BUILD)/kernel/src O=$(abspath $(BUILD))/kernel/obj \
-		ARCH=x86_64 M=$(abspath $(@D)).tmp modules
-	rm -rf $(@D) && mv $(@D).tmp $(@D)
+test-module: $(call test_module,$(KVER))
 
 # TESTS=REGEX selects tests by name; CHECK_GROUPS="kernel ..." selects groups.
 check: $(CHECK_DEPS)

@@ -1,30 +1,43 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build build/bzImage from Debian's linux-source-6.1 tarball, the patch
-# series in kernel/patches and the fragment kernel/rescue.config.
+# kernel/build-kernel.sh [BASE]: build a patched kernel from Debian's
+# linux-source-BASE tarball, the patch series in kernel/patches/BASE and
+# the fragment kernel/rescue.config.  BASE is 6.1 (the default) or 6.12.
+# 6.1 builds build/bzImage in build/kernel; any other base builds
+# build/bzImage-BASE in build/kernel-BASE.
 #
 # The build is keyed on the contents of the series, the patches, the
 # fragment, this script and the tarball: when the key is unchanged,
-# nothing is done.  Objects live in $BUILD/kernel/obj (O=) and survive a
+# nothing is done.  Objects live in $BUILD/kernel*/obj (O=) and survive a
 # key change, so a new patch recompiles only what it touches.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
-TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+base=${1:-6.1}
 JOBS=${JOBS:-$(nproc)}
 
-kdir=$BUILD/kernel
+# 6.1 keeps the paths, and KERNEL_TARBALL (which make exports) the
+# meaning, they had before there was a second base.
+if [ "$base" = 6.1 ]; then
+	TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+	kdir=$BUILD/kernel
+	image=$BUILD/bzImage
+else
+	TARBALL=/usr/src/linux-source-$base.tar.xz
+	kdir=$BUILD/kernel-$base
+	image=$BUILD/bzImage-$base
+fi
 src=$kdir/src
 obj=$kdir/obj
-patches=$top/kernel/patches
+patches=$top/kernel/patches/$base
 fragment=$top/kernel/rescue.config
 kmake=(make -C "$src" O="$obj" ARCH=x86_64 -j"$JOBS")
 
 say() { printf 'kernel: %s\n' "$*"; }
 die() { printf 'kernel: error: %s\n' "$*" >&2; exit 1; }
 
-[ -r "$TARBALL" ] || die "unable to read $TARBALL: install linux-source-6.1 (make deps)"
+[ -r "$TARBALL" ] || die "unable to read $TARBALL: install linux-source-$base (make deps)"
 [ -r "$patches/series" ] || die "unable to read $patches/series"
 
 series_files() {
@@ -52,8 +65,8 @@ files_of_series() {
 }
 
 key=$(compute_key)
-if [ -f "$BUILD/bzImage" ] && [ "$(cat "$kdir/key" 2>/dev/null)" = "$key" ]; then
-	say "build/bzImage is up to date (key ${key:0:12})"
+if [ -f "$image" ] && [ "$(cat "$kdir/key" 2>/dev/null)" = "$key" ]; then
+	say "$image is up to date (key ${key:0:12})"
 	exit 0
 fi
 
@@ -142,7 +155,7 @@ if [ "$expected" = "?" ] || [ "${built:-0}" -gt "$expected" ]; then
 	mv "$kdir/objects.new" "$kdir/objects"
 fi
 
-cp "$obj/arch/x86/boot/bzImage" "$BUILD/bzImage.tmp"
-mv "$BUILD/bzImage.tmp" "$BUILD/bzImage"
+cp "$obj/arch/x86/boot/bzImage" "$image.tmp"
+mv "$image.tmp" "$image"
 echo "$key" >"$kdir/key"
-say "built build/bzImage ($(stat -c %s "$BUILD/bzImage") bytes) in $(($(date +%s) - start)) s"
+say "built $image ($(stat -c %s "$image") bytes) in $(($(date +%s) - start)) s"

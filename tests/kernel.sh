@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# tests/kernel.sh: the patched kernel (build/bzImage) in QEMU: devtmpfs on
-# the initramfs /dev before rdinit= runs, its entries and its off switch,
-# init=/bin/sh without an initramfs, node lifetime through the test
-# module, and the series itself.  What dracut, initramfs-tools and
-# rescue-init do on top of the mount: tests/kernel-userspace.sh.
+# tests/kernel.sh: the patched kernels (build/bzImage on 6.1,
+# build/bzImage-6.12) in QEMU: devtmpfs on the initramfs /dev before
+# rdinit= runs, its entries and its off switch, init=/bin/sh without an
+# initramfs, node lifetime through the test module, and each base's
+# series itself.  Every test runs once per base (kernel/bases.sh).  What
+# dracut, initramfs-tools and rescue-init do on top of the mount:
+# tests/kernel-userspace.sh.
 
-TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-SERIES_DIR=$TOP/kernel/patches
-TEST_MODULE=$BUILD/kernel/test-module/devtmpfs_test.ko
+. "$TOP/kernel/bases.sh"
 
 # busybox sh's prompt on the serial console: it asks for the cursor
 # position (ESC [6n) right after printing it.
@@ -76,7 +76,7 @@ make_report_initramfs() { # out [with-console]
 	cpio_from_list "$T/initramfs.list" "$1"
 }
 
-test_rdinit_sees_every_bus_at_once() {
+rdinit_sees_every_bus_at_once() {
 	make_report_initramfs "$T/initramfs.cpio" || return 1
 	# shellcheck disable=SC2046
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
@@ -92,7 +92,7 @@ test_rdinit_sees_every_bus_at_once() {
 	expect_field "$T/console.log" dev dev_noexec yes
 }
 
-test_rdinit_gets_common_entries() {
+rdinit_gets_common_entries() {
 	make_report_initramfs "$T/initramfs.cpio" || return 1
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
 		--append "rdinit=/report-dev" || return 1
@@ -104,7 +104,7 @@ test_rdinit_gets_common_entries() {
 	expect_field "$T/console.log" dev shm none
 }
 
-test_devtmpfs_entries_0_leaves_them_out() {
+devtmpfs_entries_0_leaves_them_out() {
 	make_report_initramfs "$T/initramfs.cpio" || return 1
 	blank_disk "$T/vda.img" 4
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
@@ -115,7 +115,7 @@ test_devtmpfs_entries_0_leaves_them_out() {
 	expect_field "$T/console.log" dev shm none
 }
 
-test_devtmpfs_mount_0_leaves_initramfs_dev_alone() {
+devtmpfs_mount_0_leaves_initramfs_dev_alone() {
 	make_report_initramfs "$T/initramfs.cpio" with-console || return 1
 	# shellcheck disable=SC2046
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
@@ -137,7 +137,7 @@ printf '%s %s: sh pid=%s root=%s dev_fs=%s vda=%s nodes=%s\n' TEST RESULT $$ "$(
 EOF
 }
 
-test_init_sh_without_initramfs_by_dev_vda() {
+init_sh_without_initramfs_by_dev_vda() {
 	make_root_tree "$T/root" </dev/null
 	make_ext4 "$T/root" "$T/root.img" 16 2f4ae0b6-5c1b-4b7f-9e21-4c1d6a7e0002 shroot || return 1
 	write_shell_commands
@@ -150,7 +150,7 @@ test_init_sh_without_initramfs_by_dev_vda() {
 	expect_field "$T/console.log" sh vda yes
 }
 
-test_init_sh_without_initramfs_by_partuuid() {
+init_sh_without_initramfs_by_partuuid() {
 	local partuuid=6a1f3b52-0d4e-4c3a-9b8f-1e2d3c4b5a69
 	make_root_tree "$T/root" </dev/null
 	make_gpt "$T/root.img" 16 "partroot:$partuuid:rest" && put_ext4 "$T/root.img" 1 \
@@ -174,8 +174,8 @@ test_init_sh_without_initramfs_by_partuuid() {
 # A node goes with its device even when userspace changed its mode or
 # owner: devtmpfs cannot tell a device that comes back from another
 # that gets its name and dev_t.
-test_module_nodes_follow_devices() {
-	[ -r "$TEST_MODULE" ] || { fail "missing $TEST_MODULE (make test-module)"; return 1; }
+module_nodes_follow_devices() {
+	[ -r "$TEST_MODULE" ] || { fail "missing $TEST_MODULE (make test-module KVER=$BASE)"; return 1; }
 	cat >"$T/check-nodes" <<'EOF'
 #!/bin/sh
 mount -t sysfs sysfs /sys
@@ -230,8 +230,8 @@ EOF
 # create b (the module gives it a's dev_t), and a user reads /dev/a.
 # The module's nodes read back the name of the device they open, so
 # root reading b through /dev/b shows that a read can reach b at all.
-test_module_reused_devt_reaches_no_kept_node() {
-	[ -r "$TEST_MODULE" ] || { fail "missing $TEST_MODULE (make test-module)"; return 1; }
+module_reused_devt_reaches_no_kept_node() {
+	[ -r "$TEST_MODULE" ] || { fail "missing $TEST_MODULE (make test-module KVER=$BASE)"; return 1; }
 	cat >"$T/check-reuse" <<'EOF'
 #!/bin/sh
 mount -t sysfs sysfs /sys
@@ -279,27 +279,27 @@ series_patches() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$SERIES_DIR/series"
 }
 
-test_patches_pass_checkpatch_strict() {
-	local checkpatch=$BUILD/kernel/src/scripts/checkpatch.pl p out bad=0
-	[ -x "$checkpatch" ] || { fail "missing $checkpatch (make kernel)"; return 1; }
+patches_pass_checkpatch_strict() {
+	local checkpatch=$KDIR/src/scripts/checkpatch.pl p out bad=0
+	[ -x "$checkpatch" ] || { fail "missing $checkpatch (make kernel KVER=$BASE)"; return 1; }
 	for p in $(series_patches); do
-		out=$(cd "$BUILD/kernel/src" && "$checkpatch" --strict --no-tree "$SERIES_DIR/$p" 2>&1)
+		out=$(cd "$KDIR/src" && "$checkpatch" --strict --no-tree "$SERIES_DIR/$p" 2>&1)
 		if ! grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then
 			fail "$p:" "$out"
 			bad=1
 		fi
 		grep -q '^Signed-off-by: ' "$SERIES_DIR/$p" || { fail "$p has no Signed-off-by"; bad=1; }
 	done
-	[ "$bad" -eq 0 ] && note "$(series_patches | wc -l) patches clean under checkpatch.pl --strict"
+	[ "$bad" -eq 0 ] && note "$BASE: $(series_patches | wc -l) patches clean under checkpatch.pl --strict"
 }
 
-# Every patch applies to the pristine tarball, in series order, with
-# neither fuzz nor offset (patch --dry-run first, then for real so that
+# Every patch applies to the pristine tarball of its base, in series
+# order, with neither fuzz nor offset (patch --dry-run first, then for real so that
 # the next patch sees its predecessors).
-test_series_applies_cleanly() {
+series_applies_cleanly() {
 	local p out files
 	files=$(for p in $(series_patches); do
-		sed -n 's|^+++ b/\([^[:space:]]*\).*|linux-source-6.1/\1|p' "$SERIES_DIR/$p"
+		sed -n "s|^+++ b/\\([^[:space:]]*\\).*|linux-source-$BASE/\\1|p" "$SERIES_DIR/$p"
 	done | sort -u)
 	mkdir -p "$T/src"
 	# shellcheck disable=SC2086
@@ -317,3 +317,15 @@ test_series_applies_cleanly() {
 		patch -d "$T/src" -p1 --batch --quiet <"$SERIES_DIR/$p" || return 1
 	done
 }
+
+# Each test on each kernel base.
+test_rdinit_sees_every_bus_at_once() { for_each_kernel_base rdinit_sees_every_bus_at_once; }
+test_rdinit_gets_common_entries() { for_each_kernel_base rdinit_gets_common_entries; }
+test_devtmpfs_entries_0_leaves_them_out() { for_each_kernel_base devtmpfs_entries_0_leaves_them_out; }
+test_devtmpfs_mount_0_leaves_initramfs_dev_alone() { for_each_kernel_base devtmpfs_mount_0_leaves_initramfs_dev_alone; }
+test_init_sh_without_initramfs_by_dev_vda() { for_each_kernel_base init_sh_without_initramfs_by_dev_vda; }
+test_init_sh_without_initramfs_by_partuuid() { for_each_kernel_base init_sh_without_initramfs_by_partuuid; }
+test_module_nodes_follow_devices() { for_each_kernel_base module_nodes_follow_devices; }
+test_module_reused_devt_reaches_no_kept_node() { for_each_kernel_base module_reused_devt_reaches_no_kept_node; }
+test_patches_pass_checkpatch_strict() { for_each_kernel_base patches_pass_checkpatch_strict; }
+test_series_applies_cleanly() { for_each_kernel_base series_applies_cleanly; }
