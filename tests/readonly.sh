@@ -73,13 +73,13 @@ strict_boot() {
 	dirty_ext4 "$T/root.img" strict || return 1
 	record_sums "$T/root.img"
 	boot "$T/initrd" "root=$2 rescue.ro=strict" --disk "$1:$T/root.img" || return 1
+	expect_disks_unchanged &&
 	expect_log "$T/console.log" 'rescue: strict read-only: [1-9][0-9]* devices set read-only \(rescue.ro=strict\)' \
 		"the strict line" &&
 	expect_log "$T/console.log" "rescue: strict read-only: $2 mounted with noload" \
 		"the no-replay option" &&
 	expect_field "$T/console.log" root marker strict &&
-	expect_field "$T/console.log" root mode ro &&
-	expect_disks_unchanged
+	expect_field "$T/console.log" root mode ro
 }
 
 test_strict_leaves_dirty_ext4_root_unchanged_on_virtio() {
@@ -146,9 +146,10 @@ test_rescue_shell_is_read_only_but_for_rescue_mount_rw() {
 	local total
 	total=$(result_field "$T/console.log" ro total)
 	[ "${total:-0}" -ge 4 ] || fail "only ${total:-no} block devices in the shell"
+	expect_field "$T/console.log" ro ro "$total" &&
+	expect_disks_unchanged &&
 	expect_log "$T/console.log" 'rescue: strict read-only: [0-9]+ devices set read-only \(implied by rescue; rescue.ro=0 turns it off\)' \
 		"the implied strict line" &&
-	expect_field "$T/console.log" ro ro "$total" &&
 	expect_log "$T/console.log" '^rescue-mount: /dev/nvme0n1p1 was read-only, now writable' \
 		"what rescue-mount --rw changed" &&
 	expect_log "$T/console.log" '^rescue-mount: /dev/nvme0n1 \(the disk of /dev/nvme0n1p1\) was read-only, now writable' \
@@ -157,11 +158,37 @@ test_rescue_shell_is_read_only_but_for_rescue_mount_rw() {
 		"the read-write mount" &&
 	expect_field "$T/console.log" rw p1 0 &&
 	expect_field "$T/console.log" rw p2 1 &&
-	expect_field "$T/console.log" rw vda 1 &&
-	expect_disks_unchanged || return 1
+	expect_field "$T/console.log" rw vda 1 || return 1
 	[ "$(part_sum "$T/data.img" 1)" != "$p1" ] ||
 		fail "nothing was written to nvme0n1p1 after rescue-mount --rw"
 	[ "$(part_sum "$T/data.img" 2)" = "$p2" ] ||
 		fail "nvme0n1p2 changed, but only nvme0n1p1 was made writable"
 	return 0
+}
+
+# A disk hot-added while PID 1 waits for the rescue shell is read-only
+# too: the watcher, not PID 1's root search, sets it.
+test_disk_hot_added_during_the_rescue_shell_is_read_only() {
+	local pid
+	make_image "$T/initrd" || return 1
+	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
+	make_decoy "$T/hot.img" "$ROOT_UUID" hot
+	cat >"$T/steps" <<'EOF2'
+want starting the rescue shell
+want \[sdb\] Attached SCSI
+send sleep 1; printf '%s %s: hot getro=%s\n' TEST RESULT $(blockdev --getro /dev/sdb)
+want TEST RESULT: hot
+send reboot -f
+end
+EOF2
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$VM_TIMEOUT" "$T/steps" \
+		--kernel "$BZIMAGE" --initrd "$T/initrd" --monitor "$T/mon.sock" \
+		--append "root=/dev/sda rescue" --disk "virtio-scsi:$T/decoy.img" &
+	pid=$!
+	wait_log "$T/console.log" 'starting the rescue shell' 60 &&
+		hot_add_disk "$T/hot.img" || { kill "$pid"; wait "$pid"; return 1; }
+	wait "$pid" || { fail "vm-steps failed"; show_log "$T/console.log" 40; return 1; }
+	expect_field "$T/console.log" hot getro 1 &&
+	expect_log "$T/console.log" 'rescue: strict read-only: /dev/sdb set read-only as it appeared' \
+		"the watcher's line"
 }
