@@ -174,6 +174,36 @@ static void no_shell_refuses_every_break(void **state)
 	assert_int_equal(c.nproblems, 0);
 }
 
+/* rescue.ro=: explicit strict, off, implied by the rescue word's shell. */
+static void strict_read_only_forms(void **state)
+{
+	(void)state;
+	parse("root=/dev/vda");
+	assert_false(c.strict);
+	parse("rescue.ro=strict");
+	assert_true(c.strict);
+	assert_false(c.strict_implied);
+	parse("rescue.ro=1 rescue.ro=0");
+	assert_false(c.strict);
+	parse("rescue");
+	assert_true(c.strict);
+	assert_true(c.strict_implied);
+	parse("rescue rescue.ro=0");
+	assert_false(c.strict);
+	parse("rescue rescue.ro=strict");
+	assert_true(c.strict);
+	assert_false(c.strict_implied);
+	parse("rd.shell=0 rescue");	/* no shell: nothing to imply it */
+	assert_false(c.strict);
+	parse("rd.break=mount");
+	assert_false(c.strict);
+	parse("rescue.ro=stirct");	/* a typo must not write */
+	assert_true(c.strict);
+	assert_int_equal(c.nproblems, 1);
+	assert_non_null(strstr(c.problems[0], "rescue.ro=stirct"));
+	assert_true(cmdline_consumed("rescue.ro=strict"));
+}
+
 static void retry_and_panic_forms(void **state)
 {
 	(void)state;
@@ -407,6 +437,7 @@ int main(void)
 		cmocka_unit_test(rootwait_forms),
 		cmocka_unit_test(break_forms),
 		cmocka_unit_test(no_shell_refuses_every_break),
+		cmocka_unit_test(strict_read_only_forms),
 		cmocka_unit_test(retry_and_panic_forms),
 		cmocka_unit_test(bad_values_name_the_parameter),
 		cmocka_unit_test(words_after_dashes_are_the_inits),
