@@ -244,8 +244,6 @@ void shell_disable(void);
 void shell_wait_forever(void) __attribute__((noreturn));
 void shell_give_up(int panic_s) __attribute__((noreturn));
 
-/* tools.c */
-int tools_main(int argc, char *argv[]);
 /* readonly.c: rescue.ro=strict, a boot that writes to no disk */
 int readonly_init(const struct cmdline *c);
 bool readonly_strict(void);
@@ -255,6 +253,8 @@ void readonly_end(void);
 void readonly_before_switch(void);
 const char *readonly_noreplay(const char *fstype);
 
+/* tools.c */
+int tools_main(int argc, char *argv[]);
 void tools_print_table(struct blklist *l, devtable_line_fn *fn, void *ctx);
 
 #endif
