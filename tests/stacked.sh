@@ -194,3 +194,98 @@ test_md_uuid_limits_the_arrays() {
 	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
 	expect_disks_unchanged
 }
+
+# ---- btrfs ------------------------------------------------------------
+
+# btrfs_helper_vm SRC F1 F2: inside the stock kernel with mkrescue's image,
+# copy the single-device btrfs SRC's tree to the top of the two-device
+# F1+F2 and into its subvolume "root" (marker btrfs-subvol there).
+btrfs_helper_vm() {
+	local src=$1 f1=$2 f2=$3
+	gcc -std=gnu11 -Wall -Wextra -Werror -static -s -o "$T/btrfs-subvol" \
+		"$TOP/tests/btrfs-subvol.c" || { fail "unable to build btrfs-subvol"; return 1; }
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --add-module btrfs \
+		--include "$T/btrfs-subvol:/bin/btrfs-subvol" -o "$T/helper.img" \
+		2>"$T/helper.err" || { fail "mkrescue for the helper VM failed:" "$(cat "$T/helper.err")"; return 1; }
+	cat >"$T/helper.cmds" <<-'CMDS'
+	modprobe btrfs; mkdir -p /mnt /src
+	mount -t btrfs -o ro /dev/vdc /src
+	mount -t btrfs -o device=/dev/vdb /dev/vda /mnt
+	cp -a /src/. /mnt/
+	btrfs-subvol /mnt root
+	cp -a /src/. /mnt/root/
+	echo btrfs-subvol >/mnt/root/marker
+	umount /src && umount /mnt && echo layout-done-$((6 * 7))
+	CMDS
+	"$TOP/tests/vm-shell.exp" "$T/helper.log" "$STACKED_VM_TIMEOUT" "$SHELL_PROMPT" \
+		"$T/helper.cmds" --kernel "/boot/vmlinuz-$KVER" --initrd "$T/helper.img" \
+		--mem 512M --append "root=LABEL=no-such-root rootwait=1" \
+		--disk "virtio-blk:$f1" --disk "virtio-blk:$f2" --disk "virtio-blk:$src" ||
+		{ show_log "$T/helper.log" 40; fail "the helper VM failed"; return 1; }
+	grep -q 'layout-done-42' "$T/helper.log" ||
+		{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the btrfs"; return 1; }
+}
+
+# make_btrfs_pair F1 F2: a two-device btrfs, data and metadata raid1,
+# UUID $BTRFS_UUID, an init marked btrfs-top at its top and one marked
+# btrfs-subvol in the subvolume "root".  Debian 12's mkfs.btrfs takes
+# --rootdir for one device only and has no --subvol: the helper VM
+# fills it.  Cached on its recipe under $BUILD/tests/stacked.cache.
+make_btrfs_pair() {
+	local f1=$1 f2=$2 key cache
+	key=$({ declare -f make_btrfs_pair btrfs_helper_vm write_report_init
+		cat "$TOP/tests/btrfs-subvol.c" "$BUSYBOX"
+		echo "$KVER"; } | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/stacked.cache/btrfs-$key
+	if [ ! -e "$cache/done" ]; then
+		make_root_dir "$T/src" btrfs-top
+		rm -f "$T/src.img" "$T/f1.img" "$T/f2.img"
+		truncate -s 64M "$T/src.img" &&
+		mkfs.btrfs -q -f -L src --rootdir "$T/src" "$T/src.img" >/dev/null &&
+		truncate -s 128M "$T/f1.img" "$T/f2.img" &&
+		mkfs.btrfs -q -f -U "$BTRFS_UUID" -L broot -d raid1 -m raid1 \
+			"$T/f1.img" "$T/f2.img" >/dev/null ||
+			{ fail "mkfs.btrfs failed"; return 1; }
+		btrfs_helper_vm "$T/src.img" "$T/f1.img" "$T/f2.img" || return 1
+		rm -rf "$cache" && mkdir -p "$cache" &&
+		mv "$T/f1.img" "$T/f2.img" "$cache/" && touch "$cache/done" || return 1
+	fi
+	cp --sparse=always "$cache/f1.img" "$f1" &&
+	cp --sparse=always "$cache/f2.img" "$f2"
+}
+
+# btrfs_boot APPEND: the two devices on virtio and NVMe.
+btrfs_boot() {
+	stacked_image "$T/initrd" || return 1
+	make_btrfs_pair "$T/b1.img" "$T/b2.img" || return 1
+	record_sums "$T/b1.img" "$T/b2.img"
+	stock_boot "$1" --disk "virtio-blk:$T/b1.img" --disk "nvme:$T/b2.img"
+}
+
+expect_btrfs_root() { # marker
+	expect_log "$T/console.log" \
+		"rescue: btrfs: registered /dev/(vda|nvme0n1), 2 of 2 devices of $BTRFS_UUID, all there" \
+		"both devices registered" &&
+	expect_log "$T/console.log" "rescue: found root UUID=$BTRFS_UUID on /dev/(vda|nvme0n1) \(btrfs\)" \
+		"the root found on one device, not refused as ambiguous" &&
+	expect_field "$T/console.log" root marker "$1" &&
+	expect_field "$T/console.log" root fs btrfs &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_log "$T/console.log" "rescue: exec /sbin/init on /dev/(vda|nvme0n1) \(btrfs, ro\)" \
+		"the exec line"
+}
+
+test_btrfs_two_devices_root_by_uuid() {
+	btrfs_boot "root=UUID=$BTRFS_UUID" || return 1
+	expect_btrfs_root btrfs-top &&
+	expect_disks_unchanged
+}
+
+# rootflags=subvol= reaches the mount: the subvolume's init runs.
+test_btrfs_two_devices_root_in_a_subvolume() {
+	btrfs_boot "root=UUID=$BTRFS_UUID rootflags=subvol=root" || return 1
+	expect_btrfs_root btrfs-subvol &&
+	expect_log "$T/console.log" 'TEST RESULT: root .*opts=[^ ]*subvol=/root' \
+		"subvol=/root in the mount options" &&
+	expect_disks_unchanged
+}

@@ -52,7 +52,15 @@ unsigned long long members_btrfs_devices(const unsigned char *sb, size_t len)
 	return n;
 }
 
-static unsigned long long btrfs_devices(const char *node)
+/* With the btrfs layer on, a multi-device btrfs mounts as a whole. */
+static bool btrfs_layer;
+
+void members_set_btrfs_layer(bool on)
+{
+	btrfs_layer = on;
+}
+
+unsigned long long members_btrfs_count(const char *node)
 {
 	unsigned char sb[BTRFS_NUM_DEVICES + 8];
 	ssize_t n;
@@ -84,7 +92,8 @@ bool members_describe(const struct blkdev *d, char *what, size_t size)
 			 d->label[0] ? label : "", d->label[0] ? ")" : "");
 		return true;
 	}
-	if (!strcmp(d->type, "btrfs") && (ndev = btrfs_devices(d->node)) > 1) {
+	if (!strcmp(d->type, "btrfs") && !btrfs_layer &&
+	    (ndev = members_btrfs_count(d->node)) > 1) {
 		snprintf(what, size, "one of the %llu devices of the btrfs "
 			 "filesystem %s", ndev, uuid);
 		return true;

@@ -25,5 +25,13 @@ bool members_describe(const struct blkdev *d, char *what, size_t size);
 
 /* The device count of the btrfs filesystem whose superblock is in sb. */
 unsigned long long members_btrfs_devices(const unsigned char *sb, size_t len);
+/* The same, read from the device node (0 when it is not btrfs). */
+unsigned long long members_btrfs_count(const char *node);
+
+/*
+ * The btrfs layer (storage-btrfs.c) is on: one device of a multi-device
+ * btrfs is no longer refused, it mounts the whole filesystem.
+ */
+void members_set_btrfs_layer(bool on);
 
 #endif

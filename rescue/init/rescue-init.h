@@ -110,6 +110,8 @@ struct blkdev {
 	size_t nparts;
 	/* Its other names below /dev from a storage layer: md!root */
 	char alias[2][80];
+	/* Part of a whole its layer misses devices of: root= skips it. */
+	bool incomplete;
 };
 struct blklist {
 	struct blkdev *dev;

@@ -282,6 +282,8 @@ unsigned rootspec_needs(const struct rootspec *spec)
 
 static bool matches(const struct rootspec *spec, const struct blkdev *d)
 {
+	if (d->incomplete)
+		return false;
 	switch (spec->kind) {
 	case ROOT_DEVNAME:	/* /dev/md/root: a layer's alias */
 		return !strcmp(d->name, spec->value) ||
@@ -302,6 +304,16 @@ static bool matches(const struct rootspec *spec, const struct blkdev *d)
 }
 
 /*
+ * The devices of one multi-device btrfs share its UUID and LABEL, and
+ * any of them mounts it (the btrfs layer registered the others): one.
+ */
+static bool same_btrfs(const struct blkdev *a, const struct blkdev *b)
+{
+	return !strcmp(a->type, "btrfs") && !strcmp(b->type, "btrfs") &&
+	       a->uuid[0] && !strcasecmp(a->uuid, b->uuid);
+}
+
+/*
  * The one device of devs[0..n) that spec names, in *found: 0.  None:
  * -ENODEV.  Two or more: -ENOTUNIQ, the first two in *found, *other.
  * PARTUUID=/PARTNROFF= whose partition is missing: -ENXIO, with the
@@ -314,7 +326,8 @@ int rootspec_match(const struct rootspec *spec, const struct blkdev *devs,
 	unsigned want;
 
 	for (i = 0; i < n; i++) {
-		if (!matches(spec, &devs[i]))
+		if (!matches(spec, &devs[i]) ||
+		    (count && same_btrfs(&devs[*found], &devs[i])))
 			continue;
 		if (count == 0)
 			*found = i;
@@ -345,10 +358,16 @@ int rootspec_match(const struct rootspec *spec, const struct blkdev *devs,
 size_t rootspec_count(const struct rootspec *spec, const struct blkdev *devs,
 		      size_t n)
 {
-	size_t i, count = 0;
+	size_t i, first = 0, count = 0;
 
-	for (i = 0; i < n; i++)
-		count += matches(spec, &devs[i]);
+	for (i = 0; i < n; i++) {
+		if (!matches(spec, &devs[i]) ||
+		    (count && same_btrfs(&devs[first], &devs[i])))
+			continue;
+		if (!count)
+			first = i;
+		count++;
+	}
 	return count;
 }
 

@@ -15,6 +15,7 @@
  */
 static const struct storage_layer *const layers[] = {
 	&storage_md,
+	&storage_btrfs,
 	NULL,
 };
 
@@ -75,17 +76,12 @@ static void left_alone(size_t i, const struct blkdev *d)
 		 layers[i]->name);
 }
 
-/* A device was probed: the first active layer that claims it adds it. */
-void storage_device(struct blkdev *d)
+/* The first active layer that claims d adds it. */
+static void offer(const struct blkdev *d)
 {
 	size_t i;
 	int err;
 
-	for (i = 0; layers[i]; i++)
-		if (active[i] && layers[i]->annotate)
-			layers[i]->annotate(d);
-	if (!d->sb_probed || !d->type[0])
-		return;
 	for (i = 0; layers[i]; i++) {
 		if (!layers[i]->claims(d))
 			continue;
@@ -101,6 +97,21 @@ void storage_device(struct blkdev *d)
 				  layers[i]->name, d->node, strerror(-err));
 		return;
 	}
+}
+
+/*
+ * A device was probed: offer it, then let the layers name it, after
+ * the add that may have made its whole complete.
+ */
+void storage_device(struct blkdev *d)
+{
+	size_t i;
+
+	if (d->sb_probed && d->type[0])
+		offer(d);
+	for (i = 0; layers[i]; i++)
+		if (active[i] && layers[i]->annotate)
+			layers[i]->annotate(d);
 }
 
 void storage_removed(const char *name)

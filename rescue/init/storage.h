@@ -55,9 +55,11 @@ struct storage_layer {
 	 */
 	int (*settle)(void);
 	/*
-	 * Any device, probed or not: the other names it has below /dev if
-	 * this layer made it (d->alias, "md!root" for /dev/md/root), which
-	 * root=/dev/... matches.  NULL: it names nothing.
+	 * Any device, probed or not, after add(): the other names it has
+	 * below /dev if this layer made it (d->alias, "md!root" for
+	 * /dev/md/root), which root=/dev/... matches; d->incomplete when
+	 * it is part of a whole that still misses devices, which root=
+	 * then does not match.  NULL: it names nothing.
 	 */
 	void (*annotate)(struct blkdev *d);
 	/* What it made and what it still misses, one line each. */
@@ -65,7 +67,7 @@ struct storage_layer {
 };
 
 /* The layers: storage-md.c, storage-btrfs.c. */
-extern const struct storage_layer storage_md;
+extern const struct storage_layer storage_md, storage_btrfs;
 
 /* How long the root wait goes on for what settle() started. */
 #define STORAGE_SETTLE_WAIT_S	5

@@ -302,6 +302,45 @@ static void two_matches_name_both(void **state)
 	assert_string_equal(devs[o].name, "vdb2");
 }
 
+/* A storage layer's name for a device it made: /dev/md/root. */
+static void matches_a_layer_alias(void **state)
+{
+	size_t f = 99, o = 99;
+
+	(void)state;
+	assert_int_equal(match("/dev/md/root", &f, &o), -ENODEV);
+	strcpy(devs[5].alias[1], "md!root");		/* vdb */
+	assert_int_equal(match("/dev/md/root", &f, &o), 0);
+	assert_string_equal(devs[f].name, "vdb");
+	assert_int_equal(match("/dev/md/other", &f, &o), -ENODEV);
+	assert_int_equal(match("/dev/vdb", &f, &o), 0);
+}
+
+/* The devices of one multi-device btrfs are one match, the first. */
+static void devices_of_one_btrfs_are_one_match(void **state)
+{
+	size_t f = 99, o = 99;
+
+	(void)state;
+	strcpy(devs[0].type, "btrfs");			/* vda */
+	strcpy(devs[5].type, "btrfs");			/* vdb */
+	strcpy(devs[5].uuid, U1);
+	strcpy(devs[5].label, "root");
+	assert_int_equal(match("UUID=" U1, &f, &o), 0);
+	assert_string_equal(devs[f].name, "vda");
+	assert_int_equal(rootspec_count(&spec, devs, ndevs), 1);
+	assert_int_equal(match("LABEL=root", &f, &o), 0);
+	/* Its layer still misses devices: vda is not matched, vdb is. */
+	devs[0].incomplete = true;
+	assert_int_equal(match("UUID=" U1, &f, &o), 0);
+	assert_string_equal(devs[f].name, "vdb");
+	devs[5].incomplete = true;
+	assert_int_equal(match("UUID=" U1, &f, &o), -ENODEV);
+	devs[0].incomplete = devs[5].incomplete = false;
+	strcpy(devs[5].type, "ext4");	/* a twin that is not btrfs */
+	assert_int_equal(match("UUID=" U1, &f, &o), -ENOTUNIQ);
+}
+
 static void partnroff_counts_on_the_same_disk(void **state)
 {
 	size_t f = 99, o = 99;
@@ -362,6 +401,9 @@ int main(void)
 		cmocka_unit_test_setup(matches_each_form, setup_devices),
 		cmocka_unit_test_setup(no_match_says_what_is_missing, setup_devices),
 		cmocka_unit_test_setup(two_matches_name_both, setup_devices),
+		cmocka_unit_test_setup(matches_a_layer_alias, setup_devices),
+		cmocka_unit_test_setup(devices_of_one_btrfs_are_one_match,
+				       setup_devices),
 		cmocka_unit_test_setup(partnroff_counts_on_the_same_disk, setup_devices),
 		cmocka_unit_test(survives_random_specs),
 	};
