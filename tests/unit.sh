@@ -33,6 +33,7 @@ test_mkrescue_ships_what_rescue_init_loads() { run_unit test_modsame; }
 test_whole_file_readers() { run_unit test_readfile; }
 test_members_of_arrays_and_volumes() { run_unit test_members; }
 test_mkrescue_elf_reader_and_library_closure() { run_unit test_elfdeps; }
+test_md_member_superblocks() { run_unit test_mdsuper; }
 
 # A unit test that is built but never run proves nothing: every
 # tests/unit/test_*.c must have its run_unit line above.
