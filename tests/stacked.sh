@@ -13,13 +13,16 @@ MD_NAME=rescue:root
 BTRFS_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b6c
 STACKED_VM_TIMEOUT=${STACKED_VM_TIMEOUT:-240}
 
-# write_md_superblock IMG VERSION SLOT NDISKS UUID NAME MINOR: a clean
-# RAID1 member superblock the kernel loads: 1.2 at 4 KiB with the data
-# at 1 MiB, or 0.90 64 KiB below the end rounded down to 64 KiB.
+# write_md_superblock IMG VERSION SLOT NDISKS UUID NAME MINOR [LEVEL]: a
+# clean member superblock the kernel loads, RAID1 unless LEVEL is 5
+# (left-symmetric, 64 KiB chunks): 1.2 at 4 KiB with the data at 1 MiB,
+# or 0.90 64 KiB below the end rounded down to 64 KiB.
 write_md_superblock() {
 	perl -e '
 		use strict; use warnings;
-		my ($img, $ver, $slot, $n, $uuid, $name, $mdminor) = @ARGV;
+		my ($img, $ver, $slot, $n, $uuid, $name, $mdminor, $level) = @ARGV;
+		$level //= 1;
+		my ($layout, $chunk) = $level == 5 ? (2, 128) : (0, 0);
 		my $size = -s $img or die "$img: $!\n";
 		(my $hex = $uuid) =~ s/[-:]//g;
 		my $uuidb = pack("H32", $hex);
@@ -31,8 +34,9 @@ write_md_superblock() {
 			my $dsize = int($size / 512) - $doff;
 			my $devuuid = pack("H32", sprintf("%08x", $slot + 1) . substr($hex, 8));
 			$sb = pack("V4 a16 a32 Q< V2 Q< V4 Q< V4 Q<4 V2 a16 C2 v V Q<3 V2 x32",
-				0xa92b4efc, 1, 0, 0, $uuidb, $name, 1700000000, 1, 0,
-				$dsize & ~7, 0, $n, 0, 0, 0, 0, 0, 0, 0,
+				0xa92b4efc, 1, 0, 0, $uuidb, $name, 1700000000, $level,
+				$layout, $chunk ? $dsize - $dsize % $chunk : $dsize & ~7,
+				$chunk, $n, 0, 0, 0, 0, 0, 0, 0,
 				$doff, $dsize, $off / 512, 0, $slot, 0, $devuuid,
 				0, 0, 0, 0, 1700000000, 10, ~0, 0, $n);
 			$sb .= pack("v*", 0 .. $n - 1);
@@ -46,7 +50,8 @@ write_md_superblock() {
 			$off = ($size & ~0xffff) - 0x10000;
 			my @u = unpack("N4", $uuidb);
 			my @w = (0) x 1024;
-			@w[0 .. 15] = (0xa92b4efc, 0, 90, 0, 0, $u[0], 1700000000, 1,
+			@w[64, 65] = ($layout, $chunk * 512);
+			@w[0 .. 15] = (0xa92b4efc, 0, 90, 0, 0, $u[0], 1700000000, $level,
 				       $off / 1024, $n, $n, $mdminor, 0, @u[1 .. 3]);
 			@w[32 .. 43] = (1700000000, 1, $n, $n, 0, 0, 0, 10, 0, 10, 0, 0);
 			@w[128 + 32 * $_ .. 132 + 32 * $_] = ($_, 0, 0, $_, 6) for 0 .. $n - 1;
@@ -88,11 +93,59 @@ make_md_raid1() {
 	done
 }
 
-# stacked_image OUT: mkrescue -k for the stock kernel, with raid1 and
+# make_md_raid5 DIR IMG...: a RAID5 (metadata 1.2, left-symmetric, 64 KiB
+# chunks) of the IMGs (32 MiB each), the ext4 root from DIR striped over
+# them with its parity, as the kernel's raid5 lays it out.
+make_md_raid5() {
+	local dir=$1 n slot=0 img
+	shift
+	n=$#
+	rm -f "$T/raid5.ext4"
+	mke2fs -q -F -t ext4 -U "$ROOT_UUID" -L md-root -d "$dir" "$T/raid5.ext4" \
+		"$((31744 * (n - 1)))k" || { fail "mke2fs of the RAID5 data failed"; return 1; }
+	for img in "$@"; do
+		blank_disk "$img" 32
+	done
+	perl -e '
+		use strict; use warnings;
+		my ($data, @imgs) = @ARGV;
+		my $n = @imgs;
+		my ($chunk, $doff) = (65536, 1 << 20);
+		open(my $in, "<", $data) or die "$data: $!\n";
+		binmode $in;
+		my @out = map { open(my $f, "+<", $_) or die "$_: $!\n"; binmode $f; $f } @imgs;
+		for (my $s = 0; ; $s++) {
+			# left-symmetric: parity walks down from the last disk,
+			# the data of a stripe starts on the disk after it
+			my $pd = $n - 1 - $s % $n;
+			my $parity = "\0" x $chunk;
+			my $got = 0;
+			for my $i (0 .. $n - 2) {
+				my $c = "";
+				$got += read($in, $c, $chunk) // die "$data: $!\n";
+				$c .= "\0" x ($chunk - length($c));
+				$parity ^= $c;
+				my $f = $out[($pd + 1 + $i) % $n];
+				seek($f, $doff + $s * $chunk, 0) or die "seek: $!\n";
+				print $f $c or die "write: $!\n";
+			}
+			seek($out[$pd], $doff + $s * $chunk, 0) or die "seek: $!\n";
+			print {$out[$pd]} $parity or die "write: $!\n";
+			last if $got == 0 || eof($in);
+		}
+		close($_) or die "close: $!\n" for @out;
+	' "$T/raid5.ext4" "$@" || { fail "unable to stripe the RAID5"; return 1; }
+	for img in "$@"; do
+		write_md_superblock "$img" 1.2 "$slot" "$n" "$MD_UUID" "$MD_NAME" 0 5 || return 1
+		slot=$((slot + 1))
+	done
+}
+
+# stacked_image OUT: mkrescue -k for the stock kernel, with raid1, raid456 and
 # btrfs, and this build's rescue-init.
 stacked_image() {
 	KVER=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --add-module raid1 \
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --add-module raid1 --add-module raid456 \
 		--add-module btrfs -o "$1" 2>"$T/mkrescue.err" ||
 		{ fail "mkrescue -k $KVER failed:" "$(cat "$T/mkrescue.err")"; return 1; }
 }
@@ -169,6 +222,35 @@ test_md_raid1_degraded_starts_with_a_warning() {
 		"rescue: md: md127 \(raid1, UUID $MD_UUID, name $MD_NAME\) starts degraded: 1 of 2 members, missing slot 0" \
 		"the warning naming the array and the missing slot" &&
 	expect_stacked_root md-degraded /dev/md127 &&
+	expect_disks_unchanged
+}
+
+# RAID5 of three members; then with one missing, started degraded.
+test_md_raid5_root_by_uuid() {
+	stacked_image "$T/initrd" || return 1
+	make_root_dir "$T/root" md-raid5
+	make_md_raid5 "$T/root" "$T/m0.img" "$T/m1.img" "$T/m2.img" || return 1
+	record_sums "$T/m0.img" "$T/m1.img" "$T/m2.img"
+	stock_boot "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/m0.img" \
+		--disk "nvme:$T/m1.img" --disk "virtio-blk:$T/m2.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: md: started md127 \(raid5, metadata 1.2, name $MD_NAME, UUID $MD_UUID\) from [a-z0-9]+ [a-z0-9]+ [a-z0-9]+, read-auto" \
+		"the RAID5 started from its three members" &&
+	expect_stacked_root md-raid5 /dev/md127 &&
+	expect_disks_unchanged
+}
+
+test_md_raid5_degraded_starts_with_a_warning() {
+	stacked_image "$T/initrd" || return 1
+	make_root_dir "$T/root" md-raid5-degraded
+	make_md_raid5 "$T/root" "$T/m0.img" "$T/m1.img" "$T/m2.img" || return 1
+	record_sums "$T/m0.img" "$T/m2.img"
+	stock_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "virtio-blk:$T/m0.img" \
+		--disk "virtio-blk:$T/m2.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: md: md127 \(raid5, UUID $MD_UUID, name $MD_NAME\) starts degraded: 2 of 3 members, missing slot 1" \
+		"the warning naming the missing slot" &&
+	expect_stacked_root md-raid5-degraded /dev/md127 &&
 	expect_disks_unchanged
 }
 
