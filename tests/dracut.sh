@@ -26,6 +26,15 @@ dracut_build() {
 	dracut_from_tree "$DRACUT_CACHE/dest" "$@"
 }
 
+# The dracut modules rescue-init cannot stand in for, from the module's
+# own list: this host's dracut includes crypt, lvm, mdraid, btrfs,
+# resume... by default (their tools are installed), and the module
+# refuses them.
+dracut_refused_modules() {
+	bash -c '. "$1" && devtmpfs_rescue_modules_in missing' _ \
+		"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh"
+}
+
 # The image every boot test uses, built once per run of the group.
 dracut_rescue_image() {
 	local img=$DRACUT_CACHE/devtmpfs-rescue.img
@@ -33,7 +42,8 @@ dracut_rescue_image() {
 		rm -rf "$DRACUT_CACHE_TOP"
 		mkdir -p "$DRACUT_CACHE"
 		dracut_build "$img.tmp" "$DRACUT_CACHE/dracut.log" \
-			--no-hostonly --add devtmpfs-rescue || return 1
+			--no-hostonly --add devtmpfs-rescue \
+			--omit "$(dracut_refused_modules)" || return 1
 		mv "$img.tmp" "$img"
 	fi
 	echo "$img"
@@ -83,7 +93,68 @@ test_dracut_add_makes_rescue_init_the_init() {
 	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: /init is rescue-init' \
 		"the module saying what it replaced" &&
 	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: systemd is in the image but does not run' \
-		"the module saying what it leaves unused"
+		"the module saying what it leaves unused" &&
+	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: none \(not yet: mdraid btrfs crypt lvm ' \
+		"the module saying which storage layers rescue-init has"
+}
+
+# dracut with the module, installed into DEST, not failing the test on
+# dracut's failure: prints dracut's status.
+dracut_status() { # dest out log [dracut options]
+	local dest=$1 out=$2 log=$3 kver status
+	shift 3
+	kver=$(stock_kernel_version) || return 1
+	if [ ! -e "$dest/usr/sbin/mkrescue" ]; then
+		make -s -C "$TOP" install DESTDIR="$dest" PREFIX=/usr >"$dest.install.log" 2>&1 ||
+			{ fail "make install failed:" "$(tail -5 "$dest.install.log")"; return 1; }
+	fi
+	dracut_overlay "$dest" "$dest.dracutbase"
+	dracutbasedir=$dest.dracutbase \
+		DEVTMPFS_RESCUE_INIT=$dest/usr/lib/devtmpfs-rescue/rescue-init \
+		DEVTMPFS_RESCUE_MODULE_LIST=$dest/usr/share/devtmpfs-rescue/modules.list \
+		dracut --force --kver "$kver" "$@" "$out" >"$log" 2>&1
+	echo $?
+}
+
+# crypt, lvm and mdraid are in dracut's default image on this host
+# (cryptsetup, lvm2, mdadm are installed): with devtmpfs-rescue their
+# hooks would not run, and the build fails in one line naming them.
+test_build_fails_naming_modules_rescue_init_cannot_stand_in_for() {
+	local status m line
+	status=$(dracut_status "$T/dest" "$T/img" "$T/dracut.log" --no-hostonly \
+		--no-kernel --no-compress --add devtmpfs-rescue --add "crypt lvm mdraid") ||
+		return 1
+	[ "$status" -ne 0 ] || { fail "dracut succeeded with crypt, lvm and mdraid"; return 1; }
+	[ ! -e "$T/img" ] || fail "dracut left an image behind"
+	line=$(grep 'rescue-init cannot stand in for' "$T/dracut.log")
+	[ "$(grep -c 'rescue-init cannot stand in for' "$T/dracut.log")" -eq 1 ] ||
+		{ fail "expected one line, got:" "$line" "$(tail -5 "$T/dracut.log")"; return 1; }
+	for m in crypt lvm mdraid; do
+		[[ " ${line#*for the dracut modules} " == *" $m "* ]] ||
+			fail "the line does not name $m: $line"
+	done
+	note "$line"
+}
+
+# A layer rescue-init stands in for (its state set to "rescue-init" in
+# the module's list) is accepted, with its tool and no-udev config.
+test_layer_marked_supported_installs_its_tool() {
+	local status omit
+	make -s -C "$TOP" install DESTDIR="$T/dest" PREFIX=/usr >"$T/install.log" 2>&1 ||
+		{ fail "make install failed"; return 1; }
+	sed -i 's/^mdraid         missing /mdraid         rescue-init /' \
+		"$T/dest/usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh"
+	omit=$(dracut_refused_modules | sed 's/\bmdraid\b//')
+	status=$(dracut_status "$T/dest" "$T/img" "$T/dracut.log" --no-hostonly \
+		--no-kernel --no-compress --add "devtmpfs-rescue mdraid" --omit "$omit") ||
+		return 1
+	[ "$status" -eq 0 ] || { fail "dracut failed:" "$(tail -5 "$T/dracut.log")"; return 1; }
+	expect_log "$T/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: mdraid \(not yet: btrfs crypt' \
+		"the layers said" || return 1
+	lsinitrd "$T/img" >"$T/listing" 2>&1
+	grep -Eq ' usr/sbin/mdadm$' "$T/listing" || fail "no mdadm in the image"
+	lsinitrd -f etc/mdadm/mdadm.conf "$T/img" | grep -q '^HOMEHOST <ignore>$' ||
+		fail "not the module's mdadm.conf"
 }
 
 test_check_returns_255_so_the_module_is_opt_in() {
@@ -134,6 +205,7 @@ test_stock_kernel_reaches_root_by_uuid_on_ahci() {
 
 # The rescue shell is driven over the serial console: its prompt ends in
 # "# ", and busybox asks for the cursor position right after it.
+BRACKETED_PASTE_END=$'\e\\[\\?2004l'
 RESCUE_PROMPT='\(rescue\)[^\n]*# (\x1b\[6n)?$'
 
 test_stock_kernel_without_root_disk_opens_shell() {
@@ -147,7 +219,9 @@ test_stock_kernel_without_root_disk_opens_shell() {
 		{ show_log "$T/console.log"; return 1; }
 	expect_log "$T/console.log" "rescue: unable to find root UUID=$DRACUT_ROOT_UUID" \
 		"the error line naming the missing UUID" &&
-	expect_log "$T/console.log" '^NAME +MAJ:MIN +SIZE +TYPE +UUID +LABEL +PARTUUID +PARTLABEL' \
+	# bash 5.2 as /bin/sh (99base's, when no module asks for a shell)
+	# ends bracketed paste before a command's output: ESC [?2004l.
+	expect_log "$T/console.log" "^($BRACKETED_PASTE_END)?NAME +MAJ:MIN +SIZE +TYPE +UUID +LABEL +PARTUUID +PARTLABEL" \
 		"the device table" &&
 	expect_log "$T/console.log" '^vda +' "the blank disk in the table" &&
 	expect_no_log "$T/console.log" 'Kernel panic' "a kernel panic"

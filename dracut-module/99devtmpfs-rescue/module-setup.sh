@@ -19,6 +19,102 @@ module_list_path() {
     echo "${DEVTMPFS_RESCUE_MODULE_LIST:-$module_list_installed}"
 }
 
+# The dracut modules that reach a root through hooks, which do not run
+# under rescue-init, and whether rescue-init does their work itself.
+# THE ONE LIST TO EDIT: when a storage layer of rescue-init lands
+# (rescue/init/storage-NAME.c), set its module's state to "rescue-init":
+# the build then accepts the module and installs its tools.  A module
+# in state "missing" makes the build fail when it is in the image.
+devtmpfs_rescue_layers() {
+    cat <<'EOF'
+# module       state        blkid TYPE of members      tool
+mdraid         missing      linux_raid_member          mdadm
+btrfs          missing      btrfs                      btrfs
+crypt          missing      crypto_LUKS                cryptsetup
+lvm            missing      LVM2_member                lvm
+dmraid         missing      -                          -
+multipath      missing      -                          -
+crypt-gpg      missing      -                          -
+crypt-loop     missing      -                          -
+nfs            missing      -                          -
+cifs           missing      -                          -
+iscsi          missing      -                          -
+nbd            missing      -                          -
+fcoe           missing      -                          -
+fcoe-uefi      missing      -                          -
+nvmf           missing      -                          -
+resume         missing      -                          -
+dmsquash-live  missing      -                          -
+livenet        missing      -                          -
+virtiofs       missing      -                          -
+zfs            missing      -                          -
+EOF
+}
+
+# The modules of the list in state $1, on one line.
+devtmpfs_rescue_modules_in() {
+    devtmpfs_rescue_layers |
+        awk -v s="$1" '$1 !~ /^#/ && $2 == s { printf "%s%s", n++ ? " " : "", $1 }'
+}
+
+# No udev under rescue-init: the tools' configuration says so, as
+# mkrescue's does (rescue/mkrescue/storage.c, mkrescue(8)).
+devtmpfs_rescue_conf() { # tool
+    case $1 in
+        lvm)
+            mkdir -p "$initdir/etc/lvm"
+            printf '%s\n' '# /etc/lvm/lvm.conf of devtmpfs-rescue: no udev, no daemons.' \
+                'devices {' '	obtain_device_list_from_udev = 0' \
+                '	external_device_info_source = "none"' '	use_devicesfile = 0' '}' \
+                'activation {' '	udev_sync = 0' '	udev_rules = 0' \
+                '	verify_udev_operations = 0' '	monitoring = 0' '}' \
+                'global {' '	use_lvmpolld = 0' '}' >"$initdir/etc/lvm/lvm.conf"
+            ;;
+        mdadm)
+            mkdir -p "$initdir/etc/mdadm"
+            printf '%s\n' '# /etc/mdadm/mdadm.conf of devtmpfs-rescue.' \
+                '# No udev here: mdadm creates the /dev/md* nodes itself.' \
+                'DEVICE partitions containers' 'HOMEHOST <ignore>' 'AUTO +all' \
+                'CREATE owner=root group=disk mode=0660 auto=yes' \
+                >"$initdir/etc/mdadm/mdadm.conf"
+            ;;
+    esac
+}
+
+# Fails, in one line naming them, for the modules of the image whose
+# work rescue-init does not do; installs the tools of the layers it does,
+# and says which layers the host's root uses (hostonly) or it has.
+devtmpfs_rescue_layers_install() {
+    local mod state type tool refused="" supported="" seen="" dev
+    while read -r mod state type tool; do
+        [[ $mod == \#* ]] && continue
+        if [[ $state == missing ]]; then
+            dracut_module_included "$mod" && refused+=" $mod"
+            continue
+        fi
+        supported+=" $mod"
+        if [[ $tool != - ]]; then
+            inst_multiple "$tool" || return 1
+            devtmpfs_rescue_conf "$tool"
+        fi
+    done < <(devtmpfs_rescue_layers)
+    if [[ $refused ]]; then
+        dfatal "devtmpfs-rescue: rescue-init cannot stand in for the dracut modules${refused} of this image (their hooks would not run): --omit \"${refused# }\", or leave out devtmpfs-rescue (the list: devtmpfs_rescue_layers in module-setup.sh)"
+        return 1
+    fi
+    if [[ $hostonly ]]; then
+        for dev in "${!host_fs_types[@]}"; do
+            while read -r mod state type tool; do
+                [[ $mod != \#* && ${host_fs_types[$dev]} == "$type" ]] &&
+                    seen+=" $mod($dev)"
+            done < <(devtmpfs_rescue_layers)
+        done
+        dinfo "devtmpfs-rescue: storage layers of the host's root:${seen:- none}; rescue-init stands in for:${supported:- none}"
+    else
+        dinfo "devtmpfs-rescue: storage layers rescue-init stands in for:${supported:- none} (not yet: $(devtmpfs_rescue_modules_in missing))"
+    fi
+}
+
 # called by dracut: only used when asked for (--add devtmpfs-rescue)
 check() {
     return 255
@@ -69,6 +165,9 @@ install() {
         return 1
     }
     chmod 0755 "$initdir/init"
+
+    # dracut goes on after a failed install(): stop it here.
+    devtmpfs_rescue_layers_install || exit 1
 
     # The rescue shell's commands are modes of rescue-init, and its
     # shell is the image's /bin/sh, with the usual tools beside it.
