@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ldpath.c: the loader and libraries ld.so would load for a program. */
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -119,9 +120,7 @@ int ldpath_expand_origin(const char *dir, const char *origin, char **out)
 
 		if (skip) {
 			/* "$ORIGINX" is another token: not ours. */
-			if (skip == 7 && (p[7] == '_' || (p[7] >= 'A' && p[7] <= 'Z') ||
-					  (p[7] >= 'a' && p[7] <= 'z') ||
-					  (p[7] >= '0' && p[7] <= '9')))
+			if (skip == 7 && (isalnum((unsigned char)p[7]) || p[7] == '_'))
 				err = -EINVAL;
 			else
 				err = buf_append(&b, origin, strlen(origin));
