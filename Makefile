@@ -17,6 +17,8 @@ DEPS_PACKAGES = \
 # The Debian 12 root of the debian tests (tests/debian-root), and
 # Debian's 6.12 kernel (bookworm-security) beside 6.1.
 DEPS_PACKAGES += debootstrap linux-image-6.12-amd64
+# XFS roots with a dirty log (tests/readonly.sh).
+DEPS_PACKAGES += xfsprogs
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
 # always goes where dracut looks for modules.
