@@ -2,9 +2,14 @@
 # tests/kernel-userspace.sh: what userspace does on top of the patched
 # kernel's devtmpfs mount on the initramfs /dev: the patterns of dracut
 # and initramfs-tools (mount only if not mounted; mount and fall back to
-# a tmpfs, move /dev, rm -rf the old one), Debian 12's real dracut and
-# update-initramfs images, and rescue-init's own /dev/shm.  The kernel
-# itself is tests/kernel.sh.
+# a tmpfs, move /dev, rm -rf the old one), Alpine's (mount with a size
+# and fall back to a tmpfs), mkinitcpio's (a plain mount), booster's
+# (stop the boot when the mount fails), Debian 12's real dracut and
+# update-initramfs images, and rescue-init's own /dev/shm.  Each boots
+# on every kernel base (kernel/bases.sh).  The kernel itself is
+# tests/kernel.sh.
+
+. "$TOP/kernel/bases.sh"
 
 # The real root of the pattern tests: its init reports what it sees.
 make_reporting_root() { # img
@@ -36,9 +41,18 @@ EOF
 	make_ext4 "$T/root" "$1" 16 2f4ae0b6-5c1b-4b7f-9e21-4c1d6a7e0001 pattern-root
 }
 
-# make_pattern_initramfs OUT: an initramfs whose /init is stdin.
+# make_pattern_initramfs OUT: an initramfs whose /init is stdin, with
+# /report-dev to report /dev in the initramfs ($DEV_MOUNT: the status of
+# the init's own devtmpfs mount; needs /proc).
 make_pattern_initramfs() {
 	cat >"$T/init"
+	cat >"$T/report-dev" <<'EOF'
+#!/bin/sh
+dev_fs=$(awk '$2 == "/dev" { f = $3 } END { print f }' /proc/mounts)
+dev_mounts=$(awk '$2 == "/dev" { n++ } END { print n + 0 }' /proc/mounts)
+if [ -b /dev/vda ]; then vda=yes; else vda=no; fi
+echo "TEST RESULT: initramfs dev_mount_status=${DEV_MOUNT:-none} dev_fs=$dev_fs dev_mounts=$dev_mounts vda=$vda"
+EOF
 	{
 		busybox_cpio_list
 		echo "dir /dev 0755 0 0"
@@ -46,12 +60,13 @@ make_pattern_initramfs() {
 		echo "dir /run 0755 0 0"
 		echo "dir /sysroot 0755 0 0"
 		echo "file /init $T/init 0755 0 0"
+		echo "file /report-dev $T/report-dev 0755 0 0"
 	} >"$T/initramfs.list"
 	cpio_from_list "$T/initramfs.list" "$1"
 }
 
 # dracut's 99base/init.sh: mount devtmpfs only if /dev is not mounted.
-test_dracut_pattern_reaches_root() {
+dracut_pattern_reaches_root() {
 	make_reporting_root "$T/root.img" || return 1
 	make_pattern_initramfs "$T/initramfs.cpio" <<'EOF' || return 1
 #!/bin/sh
@@ -89,15 +104,20 @@ EOF
 # Debian 12's own dracut image (its init.sh, udevd and switch_root), the
 # non-systemd flavour: the tiny kernel has no cgroups for systemd.
 # Without kernel modules, as the patched kernel has its drivers built in.
+# Made once, booted on each base.
 test_debian_dracut_image_reaches_root() {
 	local kver
 	kver=$(stock_kernel_version) || return 1
-	make_reporting_root "$T/root.img" || return 1
 	dracut -q --no-hostonly --no-kernel --kver "$kver" \
 		-o "systemd systemd-initrd dracut-systemd plymouth" \
 		-f "$T/initrd.img" >"$T/dracut.log" 2>&1 ||
 		{ fail "dracut failed:" "$(tail -5 "$T/dracut.log")"; return 1; }
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initrd.img" --mem 512M \
+	for_each_kernel_base debian_dracut_image_boots "$T/initrd.img"
+}
+
+debian_dracut_image_boots() { # initrd
+	make_reporting_root "$T/root.img" || return 1
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$1" --mem 512M \
 		--append "root=/dev/vda ro" --disk "virtio-blk:$T/root.img" || return 1
 	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
 		"the kernel's mount message" &&
@@ -119,7 +139,7 @@ test_debian_dracut_image_reaches_root() {
 # the script's flags), or the root below is never found.  After moving
 # /dev, udev's init-bottom removes the initramfs /dev: that must not
 # take the nodes of the real root's /dev with it.
-test_initramfs_tools_pattern_reaches_root() {
+initramfs_tools_pattern_reaches_root() {
 	make_reporting_root "$T/root.img" || return 1
 	make_pattern_initramfs "$T/initramfs.cpio" <<'EOF' || return 1
 #!/bin/sh
@@ -166,17 +186,21 @@ EOF
 
 # Debian 12's own initramfs-tools image (mkinitramfs, its real /init,
 # klibc run-init and systemd-udevd), without modules, as the patched
-# kernel has its drivers built in.
+# kernel has its drivers built in.  Made once, booted on each base.
 test_debian_initramfs_tools_image_reaches_root() {
 	local kver
 	kver=$(stock_kernel_version) || return 1
-	make_reporting_root "$T/root.img" || return 1
 	cp -r /etc/initramfs-tools "$T/conf"
 	sed -i 's/^MODULES=.*/MODULES=list/' "$T/conf/initramfs.conf"
 	: >"$T/conf/modules"
 	mkinitramfs -d "$T/conf" -o "$T/initrd.img" "$kver" >"$T/mkinitramfs.log" 2>&1 ||
 		{ fail "mkinitramfs failed:" "$(tail -5 "$T/mkinitramfs.log")"; return 1; }
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initrd.img" --mem 512M \
+	for_each_kernel_base debian_initramfs_tools_image_boots "$T/initrd.img"
+}
+
+debian_initramfs_tools_image_boots() { # initrd
+	make_reporting_root "$T/root.img" || return 1
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$1" --mem 512M \
 		--append "root=/dev/vda ro" --disk "virtio-blk:$T/root.img" || return 1
 	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
 		"the kernel's mount message" &&
@@ -187,9 +211,131 @@ test_debian_initramfs_tools_image_reaches_root() {
 	expect_field "$T/console.log" root console yes
 }
 
+# Alpine's mkinitfs init: devtmpfs with a size limit, or a tmpfs on
+# /dev when that mount fails, then every mount moved into the new root.
+# The mount must keep the kernel's populated devtmpfs (a remount with
+# exec,nosuid; the size applies to the one devtmpfs superblock, as on a
+# stock kernel), not hide it under an empty tmpfs as in 2017.
+alpine_pattern_reaches_root() {
+	make_reporting_root "$T/root.img" || return 1
+	make_pattern_initramfs "$T/initramfs.cpio" <<'EOF' || return 1
+#!/bin/sh
+mount -t proc -o noexec,nosuid,nodev proc /proc
+mount -t sysfs -o noexec,nosuid,nodev sysfs /sys
+mount -t devtmpfs -o exec,nosuid,mode=0755,size=2M devtmpfs /dev 2>/dev/null || {
+	echo "devtmpfs mount failed, falling back to tmpfs"
+	mount -t tmpfs -o exec,nosuid,mode=0755,size=2M tmpfs /dev
+}
+/report-dev
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+mount -o ro /dev/vda /sysroot || { echo "mount of /dev/vda failed"; exec sh; }
+cat /proc/mounts | while read -r DEV DIR TYPE OPTS; do
+	if [ "$DIR" != "/" ] && [ "$DIR" != /sysroot ] && [ -d "$DIR" ]; then
+		mkdir -p "/sysroot$DIR"
+		mount -o move "$DIR" "/sysroot$DIR"
+	fi
+done
+exec switch_root /sysroot /sbin/init
+EOF
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message" &&
+	expect_no_log "$T/console.log" 'falling back to tmpfs' "tmpfs fallback" &&
+	expect_field "$T/console.log" initramfs dev_fs devtmpfs &&
+	expect_field "$T/console.log" initramfs dev_mounts 1 &&
+	expect_field "$T/console.log" initramfs vda yes &&
+	expect_field "$T/console.log" root marker pattern-root &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root dev_mounts 1 &&
+	expect_field "$T/console.log" root dev_nosuid yes &&
+	expect_field "$T/console.log" root dev_noexec no &&
+	expect_field "$T/console.log" root late_mount refused &&
+	expect_field "$T/console.log" root vda yes &&
+	expect_field "$T/console.log" root console yes
+}
+
+# mkinitcpio's init: a plain devtmpfs mount on /dev whose status nobody
+# checks, then util-linux switch_root, which moves /dev, /proc, /sys and
+# /run (busybox's does not: done by hand here).  The mount succeeds, as
+# a remount with no flags: /dev ends up as a stock kernel's plain mount
+# would be, neither nosuid nor noexec.
+mkinitcpio_pattern_reaches_root() {
+	make_reporting_root "$T/root.img" || return 1
+	make_pattern_initramfs "$T/initramfs.cpio" <<'EOF' || return 1
+#!/bin/sh
+mount -t proc proc /proc -o nosuid,noexec,nodev
+mount -t sysfs sys /sys -o nosuid,noexec,nodev
+mount -t devtmpfs dev /dev
+DEV_MOUNT=$? /report-dev
+mount -t tmpfs run /run -o nosuid,nodev,mode=0755
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+mount -o ro /dev/vda /sysroot || { echo "mount of /dev/vda failed"; exec sh; }
+for d in dev proc sys run; do mount --move /$d /sysroot/$d; done
+exec switch_root /sysroot /sbin/init
+EOF
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message" &&
+	expect_field "$T/console.log" initramfs dev_mount_status 0 &&
+	expect_field "$T/console.log" initramfs dev_fs devtmpfs &&
+	expect_field "$T/console.log" initramfs dev_mounts 1 &&
+	expect_field "$T/console.log" initramfs vda yes &&
+	expect_field "$T/console.log" root marker pattern-root &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root dev_mounts 1 &&
+	expect_field "$T/console.log" root dev_nosuid no &&
+	expect_field "$T/console.log" root dev_noexec no &&
+	expect_field "$T/console.log" root late_mount refused &&
+	expect_field "$T/console.log" root vda yes &&
+	expect_field "$T/console.log" root console yes
+}
+
+# booster's init (Go) mounts devtmpfs on /dev first, nosuid with
+# mode=0755, and stops the boot when that mount fails: here it says so
+# and powers off, where booster waits at an emergency prompt.
+booster_pattern_reaches_root() {
+	make_reporting_root "$T/root.img" || return 1
+	make_pattern_initramfs "$T/initramfs.cpio" <<'EOF' || return 1
+#!/bin/sh
+if ! mount -t devtmpfs -o nosuid,mode=0755 dev /dev; then
+	echo "booster: unable to mount devtmpfs on /dev, boot stopped"
+	reboot -f
+fi
+mount -t proc -o nosuid,noexec,nodev proc /proc
+mount -t sysfs -o nosuid,noexec,nodev sys /sys
+mount -t tmpfs -o nosuid,nodev,mode=0755 run /run
+DEV_MOUNT=0 /report-dev
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+mount -o ro /dev/vda /sysroot || { echo "mount of /dev/vda failed"; exec sh; }
+for d in dev proc sys run; do mount --move /$d /sysroot/$d; done
+exec switch_root /sysroot /sbin/init
+EOF
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message" &&
+	expect_no_log "$T/console.log" 'boot stopped' "booster's stop" &&
+	expect_field "$T/console.log" initramfs dev_fs devtmpfs &&
+	expect_field "$T/console.log" initramfs dev_mounts 1 &&
+	expect_field "$T/console.log" initramfs vda yes &&
+	expect_field "$T/console.log" root marker pattern-root &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root dev_mounts 1 &&
+	expect_field "$T/console.log" root dev_nosuid yes &&
+	expect_field "$T/console.log" root dev_noexec no &&
+	expect_field "$T/console.log" root late_mount refused &&
+	expect_field "$T/console.log" root vda yes &&
+	expect_field "$T/console.log" root console yes
+}
+
 # rescue-init mounts a tmpfs on /dev/shm, as the kernel leaves it out of
 # devtmpfs, and it reaches the real root with /dev.
-test_rescue_init_mounts_tmpfs_on_dev_shm() {
+rescue_init_mounts_tmpfs_on_dev_shm() {
 	local img=$BUILD/rescue.img
 	[ -r "$img" ] || { fail "missing $img (make image)"; return 1; }
 	make_reporting_root "$T/root.img" || return 1
@@ -201,3 +347,11 @@ test_rescue_init_mounts_tmpfs_on_dev_shm() {
 	expect_field "$T/console.log" root shm_fs tmpfs &&
 	expect_field "$T/console.log" root shm_mode 1777
 }
+
+# Each of these on each kernel base.
+test_dracut_pattern_reaches_root() { for_each_kernel_base dracut_pattern_reaches_root; }
+test_initramfs_tools_pattern_reaches_root() { for_each_kernel_base initramfs_tools_pattern_reaches_root; }
+test_alpine_pattern_reaches_root() { for_each_kernel_base alpine_pattern_reaches_root; }
+test_mkinitcpio_pattern_reaches_root() { for_each_kernel_base mkinitcpio_pattern_reaches_root; }
+test_booster_pattern_reaches_root() { for_each_kernel_base booster_pattern_reaches_root; }
+test_rescue_init_mounts_tmpfs_on_dev_shm() { for_each_kernel_base rescue_init_mounts_tmpfs_on_dev_shm; }
