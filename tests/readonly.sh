@@ -192,3 +192,120 @@ EOF2
 	expect_log "$T/console.log" 'rescue: strict read-only: /dev/sdb set read-only as it appeared' \
 		"the watcher's line"
 }
+
+# ---- XFS with a dirty log, on the stock kernel (mkrescue -k) ----------
+
+DIRTY_XFS_MB=320	# mkfs.xfs 6.1 makes nothing smaller than 300 MiB
+
+# A mkfs.xfs -p proto file for the tree DIR: busybox's applets as links.
+xfs_proto() { # dir
+	local dir=$1
+	walk() { # path indent
+		local e name
+		for e in "$1"/*; do
+			[ -e "$e" ] || [ -L "$e" ] || continue	# an empty directory
+			name=${e##*/}
+			if [ -L "$e" ]; then
+				echo "$2$name l--777 0 0 $(readlink "$e")"
+			elif [ -d "$e" ]; then
+				echo "$2$name d--755 0 0"
+				walk "$e" "$2 "
+				echo "$2\$"
+			else
+				echo "$2$name ---$(stat -c %a "$e") 0 0 $e"
+			fi
+		done
+	}
+	echo /dev/null
+	echo 0 0
+	echo "d--755 0 0"
+	walk "$dir" " "
+	echo "\$"
+}
+
+# The image of the stock kernel, mkrescue -k, for the XFS tests.
+stock_image() { # out
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" --init "$BUILD/rescue-init" -k "$kver" -o "$1" 2>"$T/mkrescue.err" ||
+		{ fail "mkrescue -k $kver failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+}
+
+# dirty_xfs OUT MARKER: an XFS root with a log to replay, made once per
+# recipe by rescue-init itself on the stock kernel: root= rw, and an
+# init= that writes, syncs and reboots without unmounting.
+dirty_xfs() {
+	local out=$1 marker=$2 key cached kver
+	command -v mkfs.xfs >/dev/null || { fail "no mkfs.xfs (make deps installs xfsprogs)"; return 1; }
+	kver=$(stock_kernel_version) || return 1
+	make_root_dir "$T/xfs-root" "$marker"
+	cat >"$T/xfs-root/sbin/maker" <<'EOF2'
+#!/bin/sh
+mkdir -p /dirty
+i=0
+while [ $i -lt 50 ]; do
+	echo "written in the log $i" >/dirty/f$i
+	i=$((i + 1))
+done
+sync
+echo "TEST RESULT: maker written=yes"
+reboot -f -n
+EOF2
+	chmod 0755 "$T/xfs-root/sbin/maker"
+	key=$( {
+		(cd "$T/xfs-root" && find . -printf '%p %l %s %m\n' | sort)
+		sha256sum "$T/xfs-root/sbin/maker" "$T/xfs-root/sbin/init" "$BUSYBOX" \
+			"$BUILD/rescue-init" "/boot/vmlinuz-$kver" | cut -d' ' -f1
+		echo "$marker $ROOT_UUID $DIRTY_XFS_MB $(mkfs.xfs -V)"
+	} | sha256sum | cut -c1-16)
+	cached=$DIRTY_CACHE/xfs-$key.img
+	if [ ! -e "$cached" ]; then
+		stock_image "$T/maker.img" || return 1
+		xfs_proto "$T/xfs-root" >"$T/xfs.proto"
+		rm -f "$T/dirty.img"
+		truncate -s "${DIRTY_XFS_MB}M" "$T/dirty.img"
+		mkfs.xfs -q -m uuid=$ROOT_UUID -L root -p "$T/xfs.proto" "$T/dirty.img" \
+			>"$T/mkfs.log" 2>&1 || { fail "mkfs.xfs failed:" "$(cat "$T/mkfs.log")"; return 1; }
+		boot_vm "$T/maker.log" --kernel "/boot/vmlinuz-$kver" --initrd "$T/maker.img" \
+			--append "root=/dev/vda rw init=/sbin/maker" \
+			--disk "virtio-blk:$T/dirty.img" || return 1
+		expect_field "$T/maker.log" maker written yes || return 1
+		xfs_repair -n "$T/dirty.img" 2>&1 | grep -q 'metadata changes in a log' ||
+			{ fail "the maker VM left $T/dirty.img with a clean log"; return 1; }
+		mkdir -p "$DIRTY_CACHE"
+		mv "$T/dirty.img" "$cached.tmp" && mv "$cached.tmp" "$cached"
+	fi
+	cp --sparse=always "$cached" "$out"
+}
+
+test_strict_leaves_dirty_xfs_root_unchanged_on_the_stock_kernel() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	stock_image "$T/rescue.img" || return 1
+	dirty_xfs "$T/root.img" xfs-strict || return 1
+	record_sums "$T/root.img"
+	boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" --initrd "$T/rescue.img" \
+		--append "root=/dev/vda rescue.ro=strict" --disk "virtio-blk:$T/root.img" || return 1
+	expect_disks_unchanged &&
+	expect_log "$T/console.log" 'rescue: strict read-only: /dev/vda mounted with norecovery' \
+		"the no-replay option" &&
+	expect_field "$T/console.log" root marker xfs-strict &&
+	expect_field "$T/console.log" root fs xfs &&
+	expect_field "$T/console.log" root mode ro
+}
+
+test_without_strict_the_dirty_xfs_root_is_written() {
+	local kver before after
+	kver=$(stock_kernel_version) || return 1
+	stock_image "$T/rescue.img" || return 1
+	dirty_xfs "$T/root.img" xfs-strict || return 1
+	before=$(sha256sum <"$T/root.img")
+	boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" --initrd "$T/rescue.img" \
+		--append "root=/dev/vda" --disk "virtio-blk:$T/root.img" || return 1
+	after=$(sha256sum <"$T/root.img")
+	expect_field "$T/console.log" root marker xfs-strict &&
+	expect_field "$T/console.log" root mode ro || return 1
+	[ "$before" != "$after" ] ||
+		fail "the dirty XFS root is unchanged without strict mode: its log was clean"
+	return 0
+}
