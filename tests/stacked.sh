@@ -13,15 +13,17 @@ MD_NAME=rescue:root
 BTRFS_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b6c
 STACKED_VM_TIMEOUT=${STACKED_VM_TIMEOUT:-240}
 
-# write_md_superblock IMG VERSION SLOT NDISKS UUID NAME MINOR [LEVEL]: a
-# clean member superblock the kernel loads, RAID1 unless LEVEL is 5
+# write_md_superblock IMG VERSION SLOT NDISKS UUID NAME MINOR [LEVEL
+# [EVENTS]]: a clean member superblock the kernel loads (1.2: events
+# EVENTS, default 10), RAID1 unless LEVEL is 5
 # (left-symmetric, 64 KiB chunks): 1.2 at 4 KiB with the data at 1 MiB,
 # or 0.90 64 KiB below the end rounded down to 64 KiB.
 write_md_superblock() {
 	perl -e '
 		use strict; use warnings;
-		my ($img, $ver, $slot, $n, $uuid, $name, $mdminor, $level) = @ARGV;
+		my ($img, $ver, $slot, $n, $uuid, $name, $mdminor, $level, $events) = @ARGV;
 		$level //= 1;
+		$events //= 10;
 		my ($layout, $chunk) = $level == 5 ? (2, 128) : (0, 0);
 		my $size = -s $img or die "$img: $!\n";
 		(my $hex = $uuid) =~ s/[-:]//g;
@@ -38,7 +40,7 @@ write_md_superblock() {
 				$layout, $chunk ? $dsize - $dsize % $chunk : $dsize & ~7,
 				$chunk, $n, 0, 0, 0, 0, 0, 0, 0,
 				$doff, $dsize, $off / 512, 0, $slot, 0, $devuuid,
-				0, 0, 0, 0, 1700000000, 10, ~0, 0, $n);
+				0, 0, 0, 0, 1700000000, $events, ~0, 0, $n);
 			$sb .= pack("v*", 0 .. $n - 1);
 			# calc_sb_1_csum: 32-bit words, a last 16-bit one, folded
 			my ($sum, $len) = (0, length($sb));
@@ -222,6 +224,25 @@ test_md_raid1_degraded_starts_with_a_warning() {
 		"rescue: md: md127 \(raid1, UUID $MD_UUID, name $MD_NAME\) starts degraded: 1 of 2 members, missing slot 0" \
 		"the warning naming the array and the missing slot" &&
 	expect_stacked_root md-degraded /dev/md127 &&
+	expect_disks_unchanged
+}
+
+# A member whose event count is behind (it missed writes) fills no slot:
+# the array waits for the root wait, then starts degraded without it.
+test_md_raid1_stale_member_is_left_out() {
+	stacked_image "$T/initrd" || return 1
+	make_root_dir "$T/root" md-stale
+	make_md_raid1 1.2 "$T/root" "$T/m0.img" "$T/m1.img" || return 1
+	write_md_superblock "$T/m1.img" 1.2 1 2 "$MD_UUID" "$MD_NAME" 0 1 9 || return 1
+	record_sums "$T/m0.img" "$T/m1.img"
+	stock_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "virtio-blk:$T/m0.img" \
+		--disk "nvme:$T/m1.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: md: md127 \(raid1, UUID $MD_UUID, name $MD_NAME\) starts degraded: 1 of 2 members, missing slot 1" \
+		"the degraded start" &&
+	expect_log "$T/console.log" "rescue: md: /dev/nvme0n1 of md127 is stale \(events 9, the others 10\): left out" \
+		"the stale member named" &&
+	expect_stacked_root md-stale /dev/md127 &&
 	expect_disks_unchanged
 }
 

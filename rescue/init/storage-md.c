@@ -306,8 +306,24 @@ static int add_member(struct md_array *a, const struct blkdev *d,
 }
 
 /* Slots filled by a member, as a bit mask (raid_disks is small). */
+static uint64_t newest(const struct md_array *a)
+{
+	uint64_t ev = 0;
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->m[i].events > ev)
+			ev = a->m[i].events;
+	return ev;
+}
+
+/*
+ * A member whose event count is behind the others' missed writes: the
+ * kernel leaves it out when the array starts, so it fills no slot.
+ */
 static unsigned present(const struct md_array *a, uint64_t *mask)
 {
+	uint64_t ev = newest(a);
 	unsigned n = 0;
 	size_t i;
 
@@ -315,7 +331,8 @@ static unsigned present(const struct md_array *a, uint64_t *mask)
 	for (i = 0; i < a->n; i++) {
 		int r = a->m[i].role;
 
-		if (r >= 0 && r < 64 && !(*mask & 1ULL << r)) {
+		if (a->m[i].events == ev && r >= 0 && r < 64 &&
+		    !(*mask & 1ULL << r)) {
 			*mask |= 1ULL << r;
 			n++;
 		}
@@ -450,7 +467,7 @@ static int md_settle(void)
 	unsigned have, need;
 	uint64_t mask;
 	int started = 0;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < narrays; i++) {
 		struct md_array *a = &arrays[i];
@@ -473,6 +490,13 @@ static int md_settle(void)
 			 level_name(a->sb.level, lvl, sizeof(lvl)), a->uuid,
 			 a->sb.name[0] ? ", name " : "", a->sb.name, have,
 			 a->sb.raid_disks, slots);
+		for (j = 0; j < a->n; j++)
+			if (a->m[j].events != newest(a))
+				log_warn("md: %s of %s is stale (events %llu, "
+					 "the others %llu): left out",
+					 a->m[j].node, a->dev,
+					 (unsigned long long)a->m[j].events,
+					 (unsigned long long)newest(a));
 		if (start_array(a) == 0)
 			started++;
 	}
