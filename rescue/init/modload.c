@@ -81,6 +81,22 @@ static bool compressed(const char *path)
 	return ko && ko[4];
 }
 
+/*
+ * Why the kernel refused a .ko.xz/.ko.zst/.ko.gz that it reads itself:
+ * EOPNOTSUPP without CONFIG_MODULE_DECOMPRESS, EINVAL before Linux 5.17
+ * (the flag unknown) or for another compression than its own.
+ */
+static const char *decompress_error(int err)
+{
+	if (err == -EOPNOTSUPP)
+		return "this kernel cannot decompress modules "
+		       "(no CONFIG_MODULE_DECOMPRESS): ship them uncompressed";
+	if (err == -EINVAL)
+		return "this kernel cannot decompress it (Linux before 5.17, "
+		       "or not its CONFIG_MODULE_COMPRESS_* format)";
+	return strerror(-err);
+}
+
 static int load_one(void *ctx, const struct module *m, const char *reason)
 {
 	char path[PATH_MAX], opts[1024];
@@ -100,6 +116,7 @@ static int load_one(void *ctx, const struct module *m, const char *reason)
 		flags |= MODULE_INIT_COMPRESSED_FILE;
 #else
 	(void)compressed;
+	(void)decompress_error;
 #endif
 	if (syscall(SYS_finit_module, fd, opts, flags) && errno != EEXIST)
 		err = -errno;
@@ -107,7 +124,7 @@ static int load_one(void *ctx, const struct module *m, const char *reason)
 out:
 	if (err) {
 		log_warn("unable to load module %s (%s): %s", m->name, m->path,
-			 strerror(-err));
+			 flags ? decompress_error(err) : strerror(-err));
 		return err;
 	}
 	modules_loaded++;
