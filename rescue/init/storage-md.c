@@ -318,8 +318,10 @@ static uint64_t newest(const struct md_array *a)
 }
 
 /*
- * A member whose event count is behind the others' missed writes: the
- * kernel leaves it out when the array starts, so it fills no slot.
+ * A member whose event count is behind the others' by more than one
+ * missed writes: the kernel leaves it out when the array starts, so it
+ * fills no slot.  One behind is fresh, for the kernel (super_1_validate)
+ * and mdadm (event_margin) alike: a clean/dirty switch skips members.
  */
 static unsigned present(const struct md_array *a, uint64_t *mask)
 {
@@ -331,7 +333,7 @@ static unsigned present(const struct md_array *a, uint64_t *mask)
 	for (i = 0; i < a->n; i++) {
 		int r = a->m[i].role;
 
-		if (a->m[i].events == ev && r >= 0 && r < 64 &&
+		if (a->m[i].events + 1 >= ev && r >= 0 && r < 64 &&
 		    !(*mask & 1ULL << r)) {
 			*mask |= 1ULL << r;
 			n++;
@@ -371,9 +373,10 @@ static int start_array(struct md_array *a)
 	}
 	a->started = true;
 	members[0] = '\0';
-	for (i = 0; i < a->n; i++)
-		n += snprintf(members + n, sizeof(members) - n, "%s%s",
-			      i ? " " : "", a->m[i].name) ;
+	for (i = 0; i < a->n && n < sizeof(members); i++)
+		if (a->m[i].events + 1 >= newest(a))	/* not the stale */
+			n += snprintf(members + n, sizeof(members) - n, "%s%s",
+				      n ? " " : "", a->m[i].name);
 	log_info("md: started %s (%s, metadata %s%s%s, UUID %s) from %s, %s",
 		 a->dev, level_name(a->sb.level, lvl, sizeof(lvl)),
 		 mdsuper_version(&a->sb), a->sb.name[0] ? ", name " : "",
@@ -491,7 +494,7 @@ static int md_settle(void)
 			 a->sb.name[0] ? ", name " : "", a->sb.name, have,
 			 a->sb.raid_disks, slots);
 		for (j = 0; j < a->n; j++)
-			if (a->m[j].events != newest(a))
+			if (a->m[j].events + 1 < newest(a))
 				log_warn("md: %s of %s is stale (events %llu, "
 					 "the others %llu): left out",
 					 a->m[j].node, a->dev,
