@@ -202,6 +202,17 @@ test_md_raid1_12_root_by_md_name() {
 	expect_disks_unchanged
 }
 
+# Strict read-only (rescue.ro=strict): the array starts "readonly", not
+# read-auto, so that not even a write to it reaches the members.
+test_md_raid1_strict_readonly_starts_readonly() {
+	md_raid1_boot 1.2 "root=UUID=$ROOT_UUID rescue.ro=strict" || return 1
+	expect_log "$T/console.log" \
+		"rescue: md: started md127 \(raid1, metadata 1.2, name $MD_NAME, UUID $MD_UUID\) from [a-z0-9]+ [a-z0-9]+, readonly" \
+		"the array started readonly" &&
+	expect_stacked_root md-1.2 /dev/md127 &&
+	expect_disks_unchanged
+}
+
 # Metadata 0.90 (superblock at the end): md0, its preferred minor.
 test_md_raid1_090_root_by_uuid() {
 	md_raid1_boot 0.90 "root=UUID=$ROOT_UUID" || return 1
