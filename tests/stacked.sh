@@ -289,6 +289,25 @@ test_md_raid5_degraded_starts_with_a_warning() {
 	expect_disks_unchanged
 }
 
+# One member of three: too few to run.  The line says so, and the device
+# table shows the array with its member and the missing slots.
+test_md_raid5_too_few_members_is_reported() {
+	stacked_image "$T/initrd" || return 1
+	make_root_dir "$T/root" md-raid5-short
+	make_md_raid5 "$T/root" "$T/m0.img" "$T/m1.img" "$T/m2.img" || return 1
+	record_sums "$T/m1.img"
+	stock_boot "root=UUID=$ROOT_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
+		--disk "nvme:$T/m1.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: md: md127 \(raid5, UUID $MD_UUID\) cannot start: 1 of 3 members, it needs 2; missing slot 0, 2" \
+		"the array that cannot start, and why" &&
+	expect_log "$T/console.log" \
+		"rescue: md127: md raid5, metadata 1.2, name $MD_NAME, UUID $MD_UUID, inactive: nvme0n1\[1\], missing slot 0, 2" \
+		"the array in the device table" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
+
 # rd.md=0: the members are left alone and the root is not found.
 test_md_off_leaves_the_members_alone() {
 	md_raid1_boot 1.2 "root=UUID=$ROOT_UUID rootwait=2 rd.md=0 rd.shell=0 rd.retry=1 panic=1" || return 1
