@@ -100,7 +100,7 @@ static int btrfs_add(const struct blkdev *d)
 {
 	struct btrfs_ioctl_vol_args args;
 	struct btrfs_fs *fs = find_fs(d);
-	int fd, err = 0, r;
+	int fd, err, r;
 	size_t i;
 
 	if (!fs)

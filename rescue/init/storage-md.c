@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
@@ -45,7 +46,7 @@ struct md_array {
 	struct mdsuper sb;	/* the first member's */
 	char dev[16];		/* md127 */
 	char link[2][48];	/* md!root and md!host:root, or "" */
-	bool created, started, late_said;
+	bool created, started;
 	size_t n;
 	struct md_member m[MD_MEMBERS_MAX];
 };
@@ -184,15 +185,16 @@ static bool minor_taken(unsigned minor)
 static int preferred_minor(const struct mdsuper *sb)
 {
 	const char *name = strchr(sb->name, ':');
-	unsigned v;
-	char end;
+	unsigned long v;
+	char *end;
 
 	name = name ? name + 1 : sb->name;
 	if (sb->major == 0)
 		return sb->preferred_minor;
-	if (sscanf(name, "%u%c", &v, &end) == 1 && v < 512)
-		return (int)v;
-	return -1;
+	if (*name < '0' || *name > '9')
+		return -1;
+	v = strtoul(name, &end, 10);
+	return *end || v >= 512 ? -1 : (int)v;
 }
 
 /* /dev/md/NAME (and /dev/md/HOST:NAME) for a 1.x array with a name. */
@@ -386,8 +388,8 @@ static int start_array(struct md_array *a)
 
 static int md_add(const struct blkdev *d)
 {
+	struct mdsuper sb = { 0 };
 	struct md_array *a;
-	struct mdsuper sb;
 	uint64_t mask;
 	size_t i;
 	int err;
