@@ -39,6 +39,16 @@ EOF
 dirty_ext4() {
 	local out=$1 marker=$2 key cached
 	make_root_dir "$T/dirty-root" "$marker"
+	# What the real init inherits: "1" when every block device is
+	# read-only, "0" when none is, "01" when some are.
+	mv "$T/dirty-root/sbin/init" "$T/dirty-root/sbin/report-init"
+	cat >"$T/dirty-root/sbin/init" <<'EOF2'
+#!/bin/sh
+mount -t sysfs sysfs /sys 2>/dev/null
+echo "TEST RESULT: inherit ro=$(cat /sys/class/block/*/ro | sort -u | tr -d '\n') "
+exec /sbin/report-init "$@"
+EOF2
+	chmod 0755 "$T/dirty-root/sbin/init"
 	write_dirty_maker_init "$T/maker-init"
 	key=$( {
 		(cd "$T/dirty-root" && find . -printf '%p %l %s %m\n' | sort)
@@ -79,7 +89,8 @@ strict_boot() {
 	expect_log "$T/console.log" "rescue: strict read-only: $2 mounted with noload" \
 		"the no-replay option" &&
 	expect_field "$T/console.log" root marker strict &&
-	expect_field "$T/console.log" root mode ro
+	expect_field "$T/console.log" root mode ro &&
+	expect_field "$T/console.log" inherit ro 1
 }
 
 test_strict_leaves_dirty_ext4_root_unchanged_on_virtio() {
@@ -101,7 +112,8 @@ test_without_strict_the_dirty_root_is_written() {
 	after=$(sha256sum <"$T/root.img")
 	expect_field "$T/console.log" root marker strict &&
 	expect_field "$T/console.log" root mode ro &&
-	expect_no_log "$T/console.log" 'strict read-only' "strict mode" || return 1
+	expect_no_log "$T/console.log" 'strict read-only' "strict mode" &&
+	expect_field "$T/console.log" inherit ro 0 || return 1
 	[ "$before" != "$after" ] ||
 		fail "the dirty root is unchanged without strict mode: the layout is not dirty"
 	dumpe2fs -h "$T/root.img" 2>/dev/null | grep -q '^Filesystem features:.*needs_recovery' &&
@@ -134,6 +146,8 @@ test_rescue_shell_is_read_only_but_for_rescue_mount_rw() {
 	{
 		result_cmd ro total '$(ls /sys/class/block | wc -l)' \
 			ro '$(for d in $(ls /sys/class/block); do blockdev --getro /dev/$d; done | grep -cx 1)'
+		echo "rescue-mount"
+		echo "rescue-mount --rw /dev/vda"
 		echo "rescue-mount --rw /dev/nvme0n1p1 /mnt"
 		echo "echo written >/mnt/written && umount /mnt"
 		result_cmd rw p1 '$(blockdev --getro /dev/nvme0n1p1)' \
@@ -150,6 +164,10 @@ test_rescue_shell_is_read_only_but_for_rescue_mount_rw() {
 	expect_disks_unchanged &&
 	expect_log "$T/console.log" 'rescue: strict read-only: [0-9]+ devices set read-only \(implied by rescue; rescue.ro=0 turns it off\)' \
 		"the implied strict line" &&
+	expect_log "$T/console.log" '^rescue-mount: mounted /dev/vda \(ext4, ro\) on /newroot' \
+		"the root mounted as the boot would" &&
+	expect_log "$T/console.log" '^rescue-mount: unable to remount /dev/vda on /newroot read-write: it was mounted without replaying its journal \(norecovery\)' \
+		"the refusal to remount a noload mount" &&
 	expect_log "$T/console.log" '^rescue-mount: /dev/nvme0n1p1 was read-only, now writable' \
 		"what rescue-mount --rw changed" &&
 	expect_log "$T/console.log" '^rescue-mount: /dev/nvme0n1 \(the disk of /dev/nvme0n1p1\) was read-only, now writable' \
@@ -365,5 +383,28 @@ test_without_strict_a_raid1_under_a_dirty_ext4_is_written() {
 	expect_field "$T/console.log" root dev /dev/md127 || return 1
 	sha256sum -c --quiet "$T/sums" >/dev/null 2>&1 &&
 		fail "neither member changed without strict mode: the layout is not dirty"
+	return 0
+}
+
+# The rescue word's strict mode ends with its shell: exit continues a
+# boot as without the word, whose mount replays the journal; the real
+# init gets writable devices.
+test_rescue_word_strict_ends_when_its_shell_exits() {
+	local before after
+	make_image "$T/initrd" || return 1
+	dirty_ext4 "$T/root.img" strict || return 1
+	before=$(sha256sum <"$T/root.img")
+	printf '%s\n' 'want \(rescue\)[^\n]*#\s' 'send exit' end >"$T/steps"
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$VM_TIMEOUT" "$T/steps" \
+		--kernel "$BZIMAGE" --initrd "$T/initrd" --append "root=/dev/vda rescue" \
+		--disk "virtio-blk:$T/root.img" || { show_log "$T/console.log" 40; return 1; }
+	after=$(sha256sum <"$T/root.img")
+	expect_log "$T/console.log" 'rescue: strict read-only ends with the rescue shell: [0-9]+ devices writable again' \
+		"the end of strict mode" &&
+	expect_no_log "$T/console.log" 'mounted with noload' "a noload mount" &&
+	expect_field "$T/console.log" root marker strict &&
+	expect_field "$T/console.log" inherit ro 0 || return 1
+	[ "$before" != "$after" ] ||
+		fail "the dirty root is unchanged: the boot after the shell did not replay it"
 	return 0
 }
