@@ -135,7 +135,7 @@ static int parse_ro(const char *val)
 {
 	bool on;
 
-	if (val && !strcmp(val, "strict"))
+	if (!val || !strcmp(val, "strict"))	/* a bare rescue.ro too */
 		return 1;
 	if (val && parse_bool(val, &on))
 		return on;

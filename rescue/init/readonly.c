@@ -237,6 +237,7 @@ void readonly_before_switch(void)
 	if (strict && implied)
 		readonly_end();
 	stop_watcher();
+	unlink(STRICT_FLAG);	/* /run moves into the real root */
 	if (strict)
 		log_info("strict read-only: the devices stay read-only for "
 			 "the real init (rescue.ro=strict)");

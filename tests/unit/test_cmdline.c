@@ -197,6 +197,9 @@ static void strict_read_only_forms(void **state)
 	assert_false(c.strict);
 	parse("rd.break=mount");
 	assert_false(c.strict);
+	parse("rescue.ro");
+	assert_true(c.strict);
+	assert_int_equal(c.nproblems, 0);
 	parse("rescue.ro=stirct");	/* a typo must not write */
 	assert_true(c.strict);
 	assert_int_equal(c.nproblems, 1);
