@@ -137,7 +137,7 @@ static int parse_ro(const char *val)
 
 	if (!val || !strcmp(val, "strict"))	/* a bare rescue.ro too */
 		return 1;
-	if (val && parse_bool(val, &on))
+	if (parse_bool(val, &on))
 		return on;
 	return -1;
 }
