@@ -57,12 +57,14 @@ TEST_MODULE    = $(call test_module,6.1)
 # need built; `make check` runs all groups in one tests/run, which ends
 # with a single "N passed, N failed" line.
 TEST_GROUPS = kernel kernel-userspace image dracut
+# A Debian 12 root with systemd on the stock kernels (tests/debian-root).
+TEST_GROUPS += debian
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
-
-# ---- targets ----------------------------------------------------------
 # The kernel groups boot every base; the others need only 6.1.
 CHECK_DEPS += $(if $(filter kernel kernel-userspace,$(or $(CHECK_GROUPS),$(TEST_GROUPS))),\
 	$(foreach b,$(filter-out 6.1,$(KERNEL_BASES)),$(call kernel_image,$(b)) $(call test_module,$(b))))
+
+# ---- targets ----------------------------------------------------------
 # Roots on md and btrfs that rescue-init assembles (tests/stacked.sh).
 TEST_GROUPS += stacked
 .PHONY: all deps kernel test-module image run check bench install uninstall clean
