@@ -30,6 +30,17 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/version.h>
+
+/*
+ * Built against each kernel base: 6.4 made the class attribute
+ * callbacks take const pointers and dropped struct class's owner.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define CLASS_CONST const
+#else
+#define CLASS_CONST
+#endif
 
 #define TEST_MINORS 4096
 
@@ -122,7 +133,8 @@ static const struct file_operations test_fops = {
 	.llseek = default_llseek,
 };
 
-static ssize_t create_store(struct class *class, struct class_attribute *attr,
+static ssize_t create_store(CLASS_CONST struct class *class,
+			    CLASS_CONST struct class_attribute *attr,
 			    const char *buf, size_t count)
 {
 	struct test_dev *td;
@@ -169,7 +181,8 @@ out:
 }
 static CLASS_ATTR_WO(create);
 
-static ssize_t remove_store(struct class *class, struct class_attribute *attr,
+static ssize_t remove_store(CLASS_CONST struct class *class,
+			    CLASS_CONST struct class_attribute *attr,
 			    const char *buf, size_t count)
 {
 	struct test_dev *td;
@@ -201,7 +214,9 @@ ATTRIBUTE_GROUPS(test_class);
 
 static struct class test_class = {
 	.name = KBUILD_MODNAME,
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
 	.owner = THIS_MODULE,
+#endif
 	.class_groups = test_class_groups,
 };
 
