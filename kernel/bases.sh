@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # sourced: the tests use what it sets
 # kernel/bases.sh: the kernel bases the series is kept for, and where the
 # build of each is, for the tests (sourced; BUILD must be set).  6.1 keeps
 # the paths it had before there was a second base; the Makefile and
