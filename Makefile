@@ -143,8 +143,13 @@ check: $(CHECK_DEPS)
 
 # Boots every configuration side by side under TCG and writes
 # build/bench/results.{json,md} and boot-timeline.png.  BENCH_REPS=N.
+# Then bench/debian (kernel start to multi-user.target on a Debian root
+# with systemd, against initramfs-tools and stock dracut) and bench/memory
+# (the smallest -m that boots, by bisection: the slowest, about 30 min).
+# BENCH=run|debian|memory runs one of them.
+BENCH ?= run debian memory
 bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
-	bench/run
+	set -e; for b in $(BENCH); do bench/$$b; done
 
 # What make install writes, relative to $(DESTDIR); uninstall removes
 # exactly these, then the directories of ours that are left empty.
