@@ -59,14 +59,14 @@ TEST_MODULE    = $(call test_module,6.1)
 TEST_GROUPS = kernel kernel-userspace image dracut
 # A Debian 12 root with systemd on the stock kernels (tests/debian-root).
 TEST_GROUPS += debian
+# Roots on md and btrfs that rescue-init assembles (tests/stacked.sh).
+TEST_GROUPS += stacked
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.
 CHECK_DEPS += $(if $(filter kernel kernel-userspace,$(or $(CHECK_GROUPS),$(TEST_GROUPS))),\
 	$(foreach b,$(filter-out 6.1,$(KERNEL_BASES)),$(call kernel_image,$(b)) $(call test_module,$(b))))
 
 # ---- targets ----------------------------------------------------------
-# Roots on md and btrfs that rescue-init assembles (tests/stacked.sh).
-TEST_GROUPS += stacked
 .PHONY: all deps kernel test-module image run check bench install uninstall clean
 
 all: kernel image

@@ -10,6 +10,7 @@ TEST_GROUPS   += lint
 
 .PHONY: lint
 
-lint: $(BUILD)/bzImage
+# checkpatch reads the unpacked tree of every base.
+lint: $(foreach b,$(KERNEL_BASES),$(call kernel_image,$(b)))
 	tests/run lint
 	TESTS='^patches_pass_checkpatch_strict$$' tests/run kernel
