@@ -211,6 +211,29 @@ debian_initramfs_tools_image_boots() { # initrd
 	expect_field "$T/console.log" root console yes
 }
 
+# Boot the pattern initramfs of the three tests below on the root image
+# and check what they share: the kernel's mount, a populated devtmpfs in
+# the initramfs and in the root (one mount, not noexec, nosuid as the
+# pattern asked: $1 yes|no), a second devtmpfs mount in the root
+# refused, the disk and the console there.
+boot_dev_pattern() { # nosuid
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message" &&
+	expect_field "$T/console.log" initramfs dev_fs devtmpfs &&
+	expect_field "$T/console.log" initramfs dev_mounts 1 &&
+	expect_field "$T/console.log" initramfs vda yes &&
+	expect_field "$T/console.log" root marker pattern-root &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root dev_mounts 1 &&
+	expect_field "$T/console.log" root dev_nosuid "$1" &&
+	expect_field "$T/console.log" root dev_noexec no &&
+	expect_field "$T/console.log" root late_mount refused &&
+	expect_field "$T/console.log" root vda yes &&
+	expect_field "$T/console.log" root console yes
+}
+
 # Alpine's mkinitfs init: devtmpfs with a size limit, or a tmpfs on
 # /dev when that mount fails, then every mount moved into the new root.
 # The mount must keep the kernel's populated devtmpfs (a remount with
@@ -238,22 +261,8 @@ cat /proc/mounts | while read -r DEV DIR TYPE OPTS; do
 done
 exec switch_root /sysroot /sbin/init
 EOF
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
-		--disk "virtio-blk:$T/root.img" || return 1
-	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
-		"the kernel's mount message" &&
-	expect_no_log "$T/console.log" 'falling back to tmpfs' "tmpfs fallback" &&
-	expect_field "$T/console.log" initramfs dev_fs devtmpfs &&
-	expect_field "$T/console.log" initramfs dev_mounts 1 &&
-	expect_field "$T/console.log" initramfs vda yes &&
-	expect_field "$T/console.log" root marker pattern-root &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root dev_mounts 1 &&
-	expect_field "$T/console.log" root dev_nosuid yes &&
-	expect_field "$T/console.log" root dev_noexec no &&
-	expect_field "$T/console.log" root late_mount refused &&
-	expect_field "$T/console.log" root vda yes &&
-	expect_field "$T/console.log" root console yes
+	boot_dev_pattern yes &&
+	expect_no_log "$T/console.log" 'falling back to tmpfs' "tmpfs fallback"
 }
 
 # mkinitcpio's init: a plain devtmpfs mount on /dev whose status nobody
@@ -276,22 +285,8 @@ mount -o ro /dev/vda /sysroot || { echo "mount of /dev/vda failed"; exec sh; }
 for d in dev proc sys run; do mount --move /$d /sysroot/$d; done
 exec switch_root /sysroot /sbin/init
 EOF
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
-		--disk "virtio-blk:$T/root.img" || return 1
-	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
-		"the kernel's mount message" &&
-	expect_field "$T/console.log" initramfs dev_mount_status 0 &&
-	expect_field "$T/console.log" initramfs dev_fs devtmpfs &&
-	expect_field "$T/console.log" initramfs dev_mounts 1 &&
-	expect_field "$T/console.log" initramfs vda yes &&
-	expect_field "$T/console.log" root marker pattern-root &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root dev_mounts 1 &&
-	expect_field "$T/console.log" root dev_nosuid no &&
-	expect_field "$T/console.log" root dev_noexec no &&
-	expect_field "$T/console.log" root late_mount refused &&
-	expect_field "$T/console.log" root vda yes &&
-	expect_field "$T/console.log" root console yes
+	boot_dev_pattern no &&
+	expect_field "$T/console.log" initramfs dev_mount_status 0
 }
 
 # booster's init (Go) mounts devtmpfs on /dev first, nosuid with
@@ -315,22 +310,8 @@ mount -o ro /dev/vda /sysroot || { echo "mount of /dev/vda failed"; exec sh; }
 for d in dev proc sys run; do mount --move /$d /sysroot/$d; done
 exec switch_root /sysroot /sbin/init
 EOF
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
-		--disk "virtio-blk:$T/root.img" || return 1
-	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
-		"the kernel's mount message" &&
-	expect_no_log "$T/console.log" 'boot stopped' "booster's stop" &&
-	expect_field "$T/console.log" initramfs dev_fs devtmpfs &&
-	expect_field "$T/console.log" initramfs dev_mounts 1 &&
-	expect_field "$T/console.log" initramfs vda yes &&
-	expect_field "$T/console.log" root marker pattern-root &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root dev_mounts 1 &&
-	expect_field "$T/console.log" root dev_nosuid yes &&
-	expect_field "$T/console.log" root dev_noexec no &&
-	expect_field "$T/console.log" root late_mount refused &&
-	expect_field "$T/console.log" root vda yes &&
-	expect_field "$T/console.log" root console yes
+	boot_dev_pattern yes &&
+	expect_no_log "$T/console.log" 'boot stopped' "booster's stop"
 }
 
 # rescue-init mounts a tmpfs on /dev/shm, as the kernel leaves it out of
