@@ -36,6 +36,7 @@ static const char *const role_names[ROLE_COUNT] = {
 	"unset", "root", "blank", "data", "impostor", "label-near",
 	"uuid-near", "partlabel-is-root-label", "partuuid-near",
 };
+static const char *const dirty_names[DIRTY_COUNT] = { "no", "strict", "written" };
 
 const char *bus_name(enum bus bus)
 {
@@ -60,6 +61,11 @@ const char *form_name(enum form form)
 const char *role_name(enum role role)
 {
 	return role_names[role];
+}
+
+const char *dirty_name(enum dirty dirty)
+{
+	return dirty_names[dirty];
 }
 
 bool bus_is_scsi(enum bus bus)

@@ -4,7 +4,8 @@
  * people; disks (one line per disk: index bus controller file bytes
  * table), cmdline (what goes after the kernel's own arguments) and
  * expect (key=value lines the runner compares with the guest's TEST
- * RESULT line) for tests/random.
+ * RESULT line, and where the root is, for the runner to make it dirty)
+ * for tests/random.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,6 +61,11 @@ static void write_layout_txt(FILE *f, const struct layout *l)
 		(unsigned long long)l->seed, l->ndisks, l->ndisks == 1 ? "" : "s",
 		name, l->root.disk, form_name(l->form));
 	fprintf(f, "kernel command line: %s\n", cmdline);
+	if (l->dirty != DIRTY_NO)
+		fprintf(f, "dirty root: tests/random leaves its journal unreplayed; booted %s\n",
+			l->dirty == DIRTY_STRICT ?
+			"with rescue.ro=strict, every disk stays byte-identical" :
+			"without rescue.ro=strict, the replay writes the root's disk");
 	fputs("(sd? names: several SCSI-type disks are named in scan order)\n", f);
 	for (i = 0; i < l->ndisks; i++) {
 		d = &l->disk[i];
@@ -194,6 +200,13 @@ static void write_expect(FILE *f, const struct layout *l)
 	fprintf(f, "root_table=%s\n", table_name(d->table));
 	fprintf(f, "rootwait=%s\n", l->rootwait ? "yes" : "no");
 	fprintf(f, "disks=%u\n", l->ndisks);
+	fprintf(f, "dirty=%s\n", dirty_name(l->dirty));
+	/* Where the root is: partition 0 is the whole disk. */
+	disk_file_name((unsigned int)l->root.disk, name, sizeof(name));
+	fprintf(f, "root_file=%s\n", name);
+	fprintf(f, "root_part=%u\n", l->root.part >= 0 ? d->part[l->root.part].number : 0);
+	fprintf(f, "root_offset=%llu\n", l->root.part >= 0 ?
+		(unsigned long long)d->part[l->root.part].start_mib * MIB : 0ULL);
 	write_kinds(f, l);
 	write_decoys(f, l);
 }

@@ -3,8 +3,10 @@
  * mklayout-root.c: the kernel command line of a layout: which root= form
  * names the root (only forms that can name it: /dev/NAME, MAJ:MIN and hex
  * only when the kernel's numbering is known, PARTUUID and PARTNROFF only
- * for a partition, PARTLABEL only on GPT), rootwait, ro and init=.  Drawn
- * from a stream of its own, so the images of a seed do not depend on it.
+ * for a partition, PARTLABEL only on GPT), rootwait, ro and init=, and
+ * whether the root is left dirty (and rescue.ro=strict).  Drawn from
+ * streams of their own, so the images of a seed do not depend on them,
+ * and a seed's root= did not change when the dirty roots came.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include "mklayout.h"
 
 #define RNG_STREAM_CMDLINE	1
+#define RNG_STREAM_DIRTY	2
 #define ROOTWAIT_SECS		30
 #define OTHER_INIT		"/sbin/seed-init"
 
@@ -129,6 +132,25 @@ static void format_root_arg(struct layout *l, struct rng *r)
 }
 
 /*
+ * A dirty root for one seed in three whose root has a journal
+ * (ext3, ext4), half of them booted with rescue.ro=strict.  Not with
+ * --kernel-root: the kernel replays the journal, and tests/random
+ * requires every disk unchanged there.
+ */
+static void dirty_choose(struct layout *l, const struct root_policy *policy)
+{
+	const struct volume *root = location_volume(l, l->root);
+	struct rng r;
+
+	l->dirty = DIRTY_NO;
+	if (policy->kernel_only || (root->fs != FS_EXT3 && root->fs != FS_EXT4))
+		return;
+	rng_seed(&r, l->seed, RNG_STREAM_DIRTY);
+	if (rng_chance(&r, 1, 3))
+		l->dirty = rng_chance(&r, 1, 2) ? DIRTY_STRICT : DIRTY_WRITTEN;
+}
+
+/*
  * rootwait whenever a disk is on USB (usb-storage attaches its disks
  * after userspace starts), and now and then without, to show that it
  * costs nothing when the root is there; rootwait=N only for rescue-init
@@ -159,6 +181,7 @@ int root_choose(struct layout *l, const struct root_policy *policy)
 		l->rootwait_secs = ROOTWAIT_SECS;
 	l->ro_given = rng_chance(&r, 1, 2);
 	l->init = rng_chance(&r, 1, 4) ? OTHER_INIT : NULL;
+	dirty_choose(l, policy);
 	return 0;
 }
 
@@ -174,5 +197,7 @@ void cmdline_format(const struct layout *l, char *buf, size_t size)
 	if (l->ro_given)
 		n += snprintf(buf + n, size - (size_t)n, " ro");
 	if (l->init)
-		snprintf(buf + n, size - (size_t)n, " init=%s", l->init);
+		n += snprintf(buf + n, size - (size_t)n, " init=%s", l->init);
+	if (l->dirty == DIRTY_STRICT)
+		snprintf(buf + n, size - (size_t)n, " rescue.ro=strict");
 }

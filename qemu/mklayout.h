@@ -32,6 +32,14 @@ enum form {
 	FORM_PARTLABEL, FORM_MAJMIN, FORM_HEX, FORM_COUNT
 };
 
+/*
+ * A root left with an unreplayed journal (tests/random runs a VM that
+ * writes and is killed before the checkpoint), booted with
+ * rescue.ro=strict (nothing may change) or without it (the replay
+ * writes the root's disk, and nothing else).
+ */
+enum dirty { DIRTY_NO, DIRTY_STRICT, DIRTY_WRITTEN, DIRTY_COUNT };
+
 /* Why a volume is there; a layout has exactly one ROLE_ROOT. */
 enum role {
 	ROLE_UNSET,
@@ -97,6 +105,7 @@ struct layout {
 	unsigned int rootwait_secs;	/* 0: plain "rootwait" */
 	bool ro_given;
 	const char *init;	/* NULL: no init=, the default /sbin/init */
+	enum dirty dirty;	/* only for an ext3/ext4 root, with an initramfs */
 };
 
 /* What the command line may use. */
@@ -127,6 +136,7 @@ const char *table_name(enum table table);
 const char *fs_name(enum fs fs);
 const char *form_name(enum form form);
 const char *role_name(enum role role);
+const char *dirty_name(enum dirty dirty);
 /* The volume of a location, or NULL for a partitioned disk or a container. */
 const struct volume *location_volume(const struct layout *l, struct location loc);
 bool location_same(struct location a, struct location b);
@@ -156,7 +166,7 @@ void ids_plan(struct layout *l, struct rng *r);
 /* mklayout-root.c: the root= form and the rest of the command line;
  * -ENOENT when the policy leaves no form that names the root. */
 int root_choose(struct layout *l, const struct root_policy *policy);
-/* "root=... [rootwait[=N]] [ro] [init=...]" */
+/* "root=... [rootwait[=N]] [ro] [init=...] [rescue.ro=strict]" */
 void cmdline_format(const struct layout *l, char *buf, size_t size);
 
 /* mklayout-check.c: the layout's promises, checked before writing */

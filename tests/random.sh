@@ -2,7 +2,8 @@
 # tests/random.sh: random disk layouts from build/mklayout booted with
 # rescue.img by tests/random: the committed seeds (tests/random-seeds)
 # boot their root, together they cover every bus, partition table, root=
-# form and decoy, and a seed always builds the same bytes.
+# form and decoy, and a dirty root (an unreplayed journal) with and
+# without rescue.ro=strict, and a seed always builds the same bytes.
 # RANDOM_BOOT=kernel boots without rescue.img (the kernel's own root
 # mounting); RANDOM_JOBS=N boots N seeds at a time (default 2).
 
@@ -43,7 +44,7 @@ test_fixed_seeds_cover_every_bus_table_and_root_form() {
 		done
 		while IFS= read -r want; do
 			have[$want]=1
-		done < <(sed -n 's/^\(form\|root_bus\|root_table\|rootwait\)=\(.*\)$/\1:\2/p' "$dir/expect")
+		done < <(sed -n 's/^\(form\|root_bus\|root_table\|rootwait\|dirty\)=\(.*\)$/\1:\2/p' "$dir/expect")
 		n=$((n + 1))
 	done
 	[ "$n" -ge "$MIN_FIXED_SEEDS" ] ||
@@ -54,7 +55,7 @@ test_fixed_seeds_cover_every_bus_table_and_root_form() {
 		form:{/dev/NAME,UUID,LABEL,PARTUUID,PARTUUID/PARTNROFF,PARTLABEL,MAJ:MIN,hex} \
 		has:{blank-disk,empty-partition,vfat,ext-without-init,impostor} \
 		has:{label-near,uuid-near,partlabel-is-root-label,partuuid-near} \
-		rootwait:{yes,no}; do
+		rootwait:{yes,no} dirty:{strict,written}; do
 		[ -n "${have[$want]:-}" ] || missing+=("$want")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
@@ -63,7 +64,8 @@ test_fixed_seeds_cover_every_bus_table_and_root_form() {
 		return 1
 	fi
 	note "$n seeds: every bus (and the root on each), table (and the root on each)," \
-		"root= form, decoy kind, with and without rootwait"
+		"root= form, decoy kind, with and without rootwait, a dirty root with and" \
+		"without rescue.ro=strict"
 }
 
 # Two runs a second apart in different directories (host ctimes and

@@ -7,37 +7,10 @@
 
 . "$TOP/tests/rescue-lib.sh"
 
-DIRTY_CACHE=$BUILD/dirty-ext4
-
-# The maker's /init: mount the root read-write, write files into the
-# journal, sync (the transaction is committed, not checkpointed), then
-# reboot without unmounting: needs_recovery stays set on the disk.
-write_dirty_maker_init() { # path
-	cat >"$1" <<'EOF'
-#!/bin/sh
-mount -t proc proc /proc
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-mkdir -p /mnt
-mount -t ext4 -o rw,commit=600 /dev/vda /mnt || { echo "TEST RESULT: maker mounted=no"; reboot -f; }
-mkdir -p /mnt/dirty
-i=0
-while [ $i -lt 50 ]; do
-	echo "written in the journal $i" >/mnt/dirty/f$i
-	i=$((i + 1))
-done
-echo dirty >/mnt/dirty/marker
-sync
-echo "TEST RESULT: maker mounted=yes"
-reboot -f -n
-EOF
-	chmod 0755 "$1"
-}
-
 # dirty_ext4 OUT MARKER: a 16 MiB ext4 root (report-init, MARKER) with an
-# unreplayed journal, made once per recipe (root tree, maker, kernel)
-# in $DIRTY_CACHE and copied to OUT.
+# unreplayed journal, made once per recipe by rescue-lib's maker.
 dirty_ext4() {
-	local out=$1 marker=$2 key cached
+	local out=$1 marker=$2 recipe
 	make_root_dir "$T/dirty-root" "$marker"
 	# What the real init inherits: "1" when every block device is
 	# read-only, "0" when none is, "01" when some are.
@@ -49,31 +22,13 @@ echo "TEST RESULT: inherit ro=$(cat /sys/class/block/*/ro | sort -u | tr -d '\n'
 exec /sbin/report-init "$@"
 EOF2
 	chmod 0755 "$T/dirty-root/sbin/init"
-	write_dirty_maker_init "$T/maker-init"
-	key=$( {
+	recipe=$( {
 		(cd "$T/dirty-root" && find . -printf '%p %l %s %m\n' | sort)
-		sha256sum "$T/maker-init" "$BZIMAGE" "$BUSYBOX" "$T/dirty-root/sbin/init" | cut -d' ' -f1
-		echo "$marker $ROOT_UUID"
-	} | sha256sum | cut -c1-16)
-	cached=$DIRTY_CACHE/$key.img
-	if [ ! -e "$cached" ]; then
-		make_ext4 "$T/dirty-root" "$T/dirty.img" 16 "$ROOT_UUID" root || return 1
-		{
-			busybox_cpio_list
-			echo "dir /dev 0755 0 0"
-			echo "nod /dev/console 0600 0 0 c 5 1"
-			echo "file /init $T/maker-init 0755 0 0"
-		} >"$T/maker.list"
-		cpio_from_list "$T/maker.list" "$T/maker.cpio" || return 1
-		boot_vm "$T/maker.log" --kernel "$BZIMAGE" --initrd "$T/maker.cpio" \
-			--disk "virtio-blk:$T/dirty.img" || return 1
-		expect_field "$T/maker.log" maker mounted yes || return 1
-		dumpe2fs -h "$T/dirty.img" 2>/dev/null | grep -q '^Filesystem features:.*needs_recovery' ||
-			{ fail "the maker VM left $T/dirty.img without needs_recovery"; return 1; }
-		mkdir -p "$DIRTY_CACHE"
-		mv "$T/dirty.img" "$cached.tmp" && mv "$cached.tmp" "$cached"
-	fi
-	cp "$cached" "$out"
+		sha256sum "$T/dirty-root/sbin/init" "$T/dirty-root/sbin/report-init" | cut -d' ' -f1
+		echo "$marker $ROOT_UUID 16 MiB"
+	})
+	dirty_ext4_disk "$out" /dev/vda 0 "$recipe" \
+		make_ext4 "$T/dirty-root" "$out" 16 "$ROOT_UUID" root
 }
 
 # strict_boot BUS DEVICE: the dirty root on BUS, booted with
@@ -116,7 +71,7 @@ test_without_strict_the_dirty_root_is_written() {
 	expect_field "$T/console.log" inherit ro 0 || return 1
 	[ "$before" != "$after" ] ||
 		fail "the dirty root is unchanged without strict mode: the layout is not dirty"
-	dumpe2fs -h "$T/root.img" 2>/dev/null | grep -q '^Filesystem features:.*needs_recovery' &&
+	needs_recovery "$T/root.img" &&
 		fail "needs_recovery is still set after a boot without strict mode"
 	return 0
 }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/rescue-lib.sh: what the groups that boot rescue-init in a minimal
-# initramfs share (rescue-init.sh and faults.sh): the image, report-init
-# roots, decoys, boots and the rescue shell driver.
+# initramfs share (rescue-init.sh, faults.sh, readonly.sh, and
+# tests/random for its dirty roots): the image, report-init roots,
+# decoys, boots, the rescue shell driver and the dirty ext4 maker.
 
 RESCUE_INIT=$BUILD/rescue-init
 SHELL_PROMPT='# (\x1b\[6n)?$'
@@ -145,4 +146,79 @@ result_cmd() { # case key expression [key expression]...
 		shift 2
 	done
 	printf "printf '%%s %%s: %s%s\\\\n' TEST RESULT%s\n" "$c" "$fmt" "$args"
+}
+
+# ---- an ext3/ext4 with an unreplayed journal ------------------------------
+
+DIRTY_CACHE=$BUILD/dirty-ext4
+
+# The maker's /init: mount DEV read-write, write files into the journal,
+# sync (the transaction is committed, not checkpointed), then reboot
+# without unmounting: needs_recovery stays set on the disk.
+write_dirty_maker_init() { # path dev
+	cat >"$1" <<'EOF'
+#!/bin/sh
+mount -t proc proc /proc
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /mnt
+mount -t ext4 -o rw,commit=600 DEV /mnt || { echo "TEST RESULT: maker mounted=no"; reboot -f; }
+mkdir -p /mnt/dirty
+i=0
+while [ $i -lt 50 ]; do
+	echo "written in the journal $i" >/mnt/dirty/f$i
+	i=$((i + 1))
+done
+echo dirty >/mnt/dirty/marker
+sync
+echo "TEST RESULT: maker mounted=yes"
+reboot -f -n
+EOF
+	sed -i "s|DEV|$2|" "$1"
+	chmod 0755 "$1"
+}
+
+# needs_recovery IMG [OFFSET]: the ext3/ext4 at byte OFFSET of IMG has a
+# journal to replay.
+needs_recovery() {
+	dumpe2fs -h "$1?offset=${2:-0}" 2>/dev/null |
+		grep -q '^Filesystem features:.*needs_recovery'
+}
+
+# dirty_ext4_disk OUT DEV OFFSET RECIPE [MAKE...]: OUT with the ext3/ext4
+# at byte OFFSET (DEV in a VM with OUT as its only disk, on virtio) left
+# with an unreplayed journal by a VM on the patched kernel.  The maker's
+# bytes differ from run to run (inode generations, times), so the result
+# is made once per RECIPE (what OUT is made of), maker, kernel and
+# busybox, in $DIRTY_CACHE ($DIRTY_CACHED names it), and copied to OUT;
+# MAKE... (a command that writes the clean OUT) runs only when it is not
+# there yet.
+dirty_ext4_disk() {
+	local out=$1 dev=$2 offset=$3 recipe=$4 key cached
+	shift 4
+	write_dirty_maker_init "$T/maker-init" "$dev"
+	key=$( {
+		echo "$recipe"
+		sha256sum "$T/maker-init" "$BZIMAGE" "$BUSYBOX" | cut -d' ' -f1
+		echo "$dev $offset"
+	} | sha256sum | cut -c1-16)
+	cached=$DIRTY_CACHE/$key.img
+	DIRTY_CACHED=$cached
+	if [ ! -e "$cached" ]; then
+		[ $# -eq 0 ] || "$@" || return 1
+		{
+			busybox_cpio_list
+			echo "dir /dev 0755 0 0"
+			echo "nod /dev/console 0600 0 0 c 5 1"
+			echo "file /init $T/maker-init 0755 0 0"
+		} >"$T/maker.list"
+		cpio_from_list "$T/maker.list" "$T/maker.cpio" || return 1
+		boot_vm "$T/maker.log" --kernel "$BZIMAGE" --initrd "$T/maker.cpio" \
+			--disk "virtio-blk:$out" || return 1
+		expect_field "$T/maker.log" maker mounted yes || return 1
+		needs_recovery "$out" "$offset" ||
+			{ fail "the maker VM left $out without needs_recovery"; return 1; }
+		mkdir -p "$DIRTY_CACHE"
+		cp --sparse=always "$out" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached"
+	fi
+	cp --sparse=always "$cached" "$out"
 }
