@@ -69,6 +69,38 @@ struct storage_layer {
 /* The layers: storage-md.c, storage-btrfs.c. */
 extern const struct storage_layer storage_md, storage_btrfs;
 
+/*
+ * storage-dm.c: what every device-mapper layer (LUKS, LVM) shares.
+ *
+ * dm_ready(): dm_mod loaded and /dev/mapper/control there (made from
+ * /sys/class/misc/device-mapper/dev if devtmpfs did not); 0, or -errno
+ * after one error line for the whole boot.
+ *
+ * dm_run(TOOL, ARGV, INPUT, INLEN, OUT, OUTSIZE): run the image's TOOL
+ * ("cryptsetup", "lvm"; found in /usr/sbin, /sbin, /usr/bin, /bin) with
+ * ARGV (argv[0] included, NULL-ended) and DM_DISABLE_UDEV=1, so that
+ * libdevmapper makes the /dev/mapper nodes itself.  INPUT (may be NULL)
+ * goes to its stdin through a pipe and is never logged: a passphrase
+ * or key.  Each line of its stdout and stderr is logged as "TOOL: ...",
+ * and kept in OUT (may be NULL) up to OUTSIZE - 1 bytes.  Returns the
+ * tool's exit status (0 success, > 0 its failure), or -ENOENT after
+ * "no TOOL in this image: make it with mkrescue --storage", or -errno.
+ *
+ * dm_find(DMNAME, DEV, SIZE): the dm-N whose mapping is named DMNAME.
+ * dm_info(DEV, NAME, NSIZE, UUID, USIZE): the mapping name and dm UUID
+ * (UUID may be NULL) of dm-N.
+ * dm_annotate(D): for a layer's annotate(): D, if it is a dm-N, gets
+ * the alias "mapper!NAME" (root=/dev/mapper/NAME matches it), and
+ * /dev/mapper/NAME is made a link to it if libdevmapper made no node.
+ */
+int dm_ready(void);
+int dm_run(const char *tool, char *const argv[], const void *input,
+	   size_t inlen, char *out, size_t outsize);
+int dm_find(const char *dmname, char *dev, size_t size);
+int dm_info(const char *dev, char *name, size_t nsize, char *uuid,
+	    size_t usize);
+void dm_annotate(struct blkdev *d);
+
 /* How long the root wait goes on for what settle() started. */
 #define STORAGE_SETTLE_WAIT_S	5
 
