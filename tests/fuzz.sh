@@ -28,4 +28,5 @@ test_mkrescue_module_lists() { fuzz_target modlist; }
 test_mkrescue_elf_files() { fuzz_target elfdeps; }
 test_mkrescue_ld_so_conf() { fuzz_target ldconf; }
 test_md_member_superblocks() { fuzz_target mdsuper; }
+test_luks_key_specs() { fuzz_target lukskey; }
 test_lvm_report_lines_and_dm_names() { fuzz_target lvmreport; }

@@ -13,6 +13,8 @@ PARSER_devtable  = init/devtable.c
 PARSER_blkdev    = init/blkdev.c
 # md member superblocks (storage-md.c reads them).
 PARSER_mdsuper   = init/mdsuper.c
+# rd.luks.key= specs (storage-luks.c), their devices in root= forms.
+PARSER_lukskey   = init/lukskey.c init/rootspec.c
 # lvm pvs output and the dm names of LVs (storage-lvm.c reads them).
 PARSER_lvmreport = init/lvmreport.c
 # depmod's files: one parser (rescue/lib/modindex.c) for both programs.

@@ -15,6 +15,7 @@
  */
 static const struct storage_layer *const layers[] = {
 	&storage_md,
+	&storage_luks,
 	&storage_btrfs,
 	NULL,
 };

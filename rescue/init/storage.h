@@ -68,6 +68,8 @@ struct storage_layer {
 
 /* The layers: storage-md.c, storage-btrfs.c. */
 extern const struct storage_layer storage_md, storage_btrfs;
+/* storage-luks.c */
+extern const struct storage_layer storage_luks;
 
 /*
  * storage-dm.c: what every device-mapper layer (LUKS, LVM) shares.

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * storage-luks.c: LUKS1 and LUKS2 containers opened with the image's
+ * cryptsetup as luks-UUID, the name dracut and systemd give them.
+ * Which: each rd.luks.uuid= (with or without "luks-", a part of the
+ * UUID is enough, as dracut's udev rule matches it), else every one
+ * seen; rd.luks=0 turns the layer off.
+ *
+ * The key: a key file of rd.luks.key= (lukskey.c) that applies to the
+ * container, read from the initramfs or from its key device, found the
+ * way the root is and mounted read-only; else a passphrase asked on
+ * /dev/console, echo off, three tries.  Either goes to cryptsetup
+ * through a pipe (--key-file=-), never on its command line, never to
+ * the log or a file.
+ *
+ * The prompt blocks the boot loop: a first, synchronous version.
+ * Uevents queue on the socket meanwhile (lost ones make rootfind.c
+ * enumerate again), so disks that appear while it asks are seen after.
+ *
+ * Read-only: --readonly only in strict mode (storage_readonly()).  On
+ * a plain read-only boot the mapping is writable, as dracut makes it:
+ * opening writes nothing, the root is mounted ro anyway, and the
+ * booted system's remount of / rw (systemd-remount-fs) needs it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "lukskey.h"
+#include "storage.h"
+
+#define LUKS_MAX	16
+#define LUKS_UUIDS_MAX	16
+#define LUKS_KEYS_MAX	8
+#define LUKS_TRIES	3
+#define LUKS_KEY_MAX	8192	/* cryptsetup's own default is larger */
+#define LUKS_PASS_MAX	512	/* cryptsetup's interactive limit */
+#define KEY_MOUNT	"/run/rescue-luks-key"
+#define CRYPTSETUP_BAD_KEY	2	/* "No key available with this ..." */
+
+enum luks_state { L_NEW, L_WAIT_KEY, L_OPEN, L_FAILED, L_SKIPPED };
+
+struct luks {
+	char name[64], node[80];	/* vda2, /dev/vda2 */
+	struct blkdev dev;		/* as probed, for LUKSDEV matching */
+	char uuid[140];			/* escaped for messages */
+	char dmname[80];		/* luks-UUID */
+	char dm[32];			/* dm-0 once open */
+	int version;			/* 1 or 2 */
+	enum luks_state state;
+	int key;			/* the rd.luks.key it waits for */
+	char why[200];
+};
+
+static struct luks cont[LUKS_MAX];
+static size_t ncont;
+static const char *only[LUKS_UUIDS_MAX];	/* rd.luks.uuid= */
+static size_t nonly;
+static struct lukskey keys[LUKS_KEYS_MAX];	/* rd.luks.key= */
+static size_t nkeys;
+
+static bool luks_disabled(const struct cmdline *c)
+{
+	const char *specs[LUKS_KEYS_MAX];
+	char why[256];
+	size_t i, n;
+
+	if (!cmdline_flag(c, "rd.luks", true))
+		return true;
+	nonly = cmdline_get_all(c, "rd.luks.uuid", only, ARRAY_SIZE(only));
+	n = cmdline_get_all(c, "rd.luks.key", specs, ARRAY_SIZE(specs));
+	for (i = 0; i < n; i++) {
+		if (!specs[i] || lukskey_parse(specs[i], &keys[nkeys], why,
+					       sizeof(why))) {
+			log_warn("luks: rd.luks.key=%s ignored: %s",
+				 specs[i] ? specs[i] : "",
+				 specs[i] ? why : "no value");
+			continue;
+		}
+		nkeys++;
+	}
+	return false;
+}
+
+static bool luks_claims(const struct blkdev *d)
+{
+	return !strcmp(d->type, "crypto_LUKS");
+}
+
+/* rd.luks.uuid=: "luks-" dropped, matched as a part, any case. */
+static bool wanted(const char *uuid)
+{
+	const char *u;
+	size_t i;
+
+	if (!nonly)
+		return true;
+	for (i = 0; i < nonly; i++) {
+		u = only[i] ? only[i] : "";
+		if (!strncasecmp(u, "luks-", 5))
+			u += 5;
+		if (*u && strcasestr(uuid, u))
+			return true;
+	}
+	return false;
+}
+
+/* 1 or 2 from the header ("LUKS\xba\xbe", then a big-endian u16). */
+static int read_version(const char *node)
+{
+	unsigned char h[8];
+	int fd, v = 0;
+
+	fd = open(node, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return 0;
+	if (pread(fd, h, sizeof(h), 0) == sizeof(h) &&
+	    !memcmp(h, "LUKS\xba\xbe", 6))
+		v = h[6] << 8 | h[7];
+	close(fd);
+	return v;
+}
+
+static struct luks *find(const struct blkdev *d)
+{
+	size_t i;
+
+	for (i = 0; i < ncont; i++)
+		if (!strcmp(cont[i].name, d->name))
+			return &cont[i];
+	if (ncont == LUKS_MAX)
+		return NULL;
+	memset(&cont[ncont], 0, sizeof(cont[0]));
+	return &cont[ncont++];
+}
+
+/*
+ * cryptsetup open with KEY on its stdin: 0 opened, CRYPTSETUP_BAD_KEY
+ * for a key that opens no keyslot, else another failure (said).
+ */
+static int open_with(struct luks *x, const void *key, size_t len)
+{
+	char *argv[10];
+	int argc = 0, r;
+
+	argv[argc++] = "cryptsetup";
+	argv[argc++] = "open";
+	argv[argc++] = "--type";
+	argv[argc++] = "luks";
+	if (storage_readonly())
+		argv[argc++] = "--readonly";
+	argv[argc++] = "--key-file=-";
+	/* the node: cryptsetup finds UUID= only through udev's links */
+	argv[argc++] = x->node;
+	argv[argc++] = x->dmname;
+	argv[argc] = NULL;
+	r = dm_run("cryptsetup", argv, key, len, NULL, 0);
+	if (r == 0) {
+		if (dm_find(x->dmname, x->dm, sizeof(x->dm)))
+			snprintf(x->dm, sizeof(x->dm), "?");
+		x->state = L_OPEN;
+		log_info("luks: opened %s (LUKS%d, UUID %s) as %s "
+			 "(/dev/mapper/%s)%s", x->node, x->version, x->uuid,
+			 x->dm, x->dmname,
+			 storage_readonly() ? ", read-only" : "");
+		return 0;
+	}
+	if (r < 0)
+		snprintf(x->why, sizeof(x->why), "cryptsetup did not run: %s",
+			 strerror(-r));
+	else if (r != CRYPTSETUP_BAD_KEY)
+		snprintf(x->why, sizeof(x->why), "cryptsetup failed (exit "
+			 "status %d)", r);
+	return r ? r : -EIO;
+}
+
+/* One line from the console, echo off; its length, or -errno. */
+static int ask(const struct luks *x, int try, char *buf, size_t size)
+{
+	struct termios old, quiet;
+	bool tty;
+	ssize_t n;
+	int fd;
+
+	fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	tty = tcgetattr(fd, &old) == 0;
+	if (tty) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK | ECHONL);
+		quiet.c_lflag |= ICANON;
+		tcsetattr(fd, TCSANOW, &quiet);
+	}
+	dprintf(fd, "\nPassphrase for %s (LUKS UUID %s)%s: ", x->node,
+		x->uuid, try > 1 ? ", again" : "");
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	if (tty)
+		tcsetattr(fd, TCSANOW, &old);
+	dprintf(fd, "\n");
+	close(fd);
+	if (n < 0)
+		return -errno;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+static void say(const char *fmt, const char *node, int left)
+{
+	int fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	dprintf(fd, fmt, node, left);
+	close(fd);
+}
+
+/* Three tries on the console; a wrong one says so and asks again. */
+static int prompt(struct luks *x)
+{
+	char pass[LUKS_PASS_MAX];
+	int try, n, r = -EIO;
+
+	for (try = 1; try <= LUKS_TRIES; try++) {
+		n = ask(x, try, pass, sizeof(pass));
+		if (n < 0) {
+			snprintf(x->why, sizeof(x->why), "no passphrase: "
+				 "/dev/console: %s", strerror(-n));
+			break;
+		}
+		r = open_with(x, pass, (size_t)n);
+		explicit_bzero(pass, sizeof(pass));
+		if (r != CRYPTSETUP_BAD_KEY)
+			break;
+		log_warn("luks: wrong passphrase for %s (UUID %s), try %d of "
+			 "%d", x->node, x->uuid, try, LUKS_TRIES);
+		say("Wrong passphrase for %s: %d tries left.\n", x->node,
+		    LUKS_TRIES - try);
+		snprintf(x->why, sizeof(x->why), "%d wrong passphrases",
+			 LUKS_TRIES);
+	}
+	if (r) {
+		x->state = L_FAILED;
+		log_error("luks: %s (UUID %s) not opened: %s", x->node,
+			  x->uuid, x->why);
+	}
+	return r;
+}
+
+/* The key file at path below root ("" for the initramfs). */
+static int read_key(const char *root, const char *path, char *buf,
+		    size_t size, size_t *len)
+{
+	char full[LUKSKEY_PATH_MAX + 64];
+	ssize_t n;
+	int fd, err = 0;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	fd = open(full, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n == size)
+		err = -EFBIG;
+	else
+		*len = (size_t)n;
+	close(fd);
+	return err;
+}
+
+/* The key of k from the key device kd, mounted read-only meanwhile. */
+static int read_key_on(const struct blkdev *kd, const struct lukskey *k,
+		       char *buf, size_t size, size_t *len)
+{
+	unsigned long flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC;
+	int err;
+
+	if (!kd->type[0])
+		return -EMEDIUMTYPE;
+	if (mkdir(KEY_MOUNT, 0700) && errno != EEXIST)
+		return -errno;
+	modload_fs(kd->type);
+	/* no journal replay either: a key device is only read */
+	if (mount(kd->node, KEY_MOUNT, kd->type, flags,
+		  readonly_noreplay(kd->type)) &&
+	    mount(kd->node, KEY_MOUNT, kd->type, flags, NULL))
+		return -errno;
+	err = read_key(KEY_MOUNT, k->path, buf, size, len);
+	if (umount2(KEY_MOUNT, 0))
+		log_warn("luks: unable to unmount %s from %s: %s", kd->node,
+			 KEY_MOUNT, strerror(errno));
+	return err;
+}
+
+/* Whether key i is for x: no LUKSDEV, or LUKSDEV names it. */
+static bool key_applies(const struct luks *x, size_t i)
+{
+	size_t f, o;
+
+	return !keys[i].has_luksdev ||
+	       rootspec_match(&keys[i].luksdev, &x->dev, 1, &f, &o) == 0;
+}
+
+/* Try key i on x from kd (NULL: the initramfs); 0 when it opened. */
+static int try_key(struct luks *x, size_t i, const struct blkdev *kd)
+{
+	char buf[LUKS_KEY_MAX];
+	size_t len = 0;
+	int err;
+
+	err = kd ? read_key_on(kd, &keys[i], buf, sizeof(buf), &len) :
+		   read_key("", keys[i].path, buf, sizeof(buf), &len);
+	if (err) {
+		log_warn("luks: no key %s%s%s for %s: %s", keys[i].path,
+			 kd ? " on " : " in the initramfs", kd ? kd->node : "",
+			 x->node, err == -EFBIG ? "larger than 8 KiB" :
+			 err == -EMEDIUMTYPE ? "no filesystem" : strerror(-err));
+		return err;
+	}
+	err = open_with(x, buf, len);
+	explicit_bzero(buf, sizeof(buf));
+	if (err == CRYPTSETUP_BAD_KEY)
+		log_warn("luks: the key %s%s%s opens no keyslot of %s (UUID "
+			 "%s)", keys[i].path, kd ? " on " : "",
+			 kd ? kd->node : "", x->node, x->uuid);
+	return err;
+}
+
+/* The device of spec among those there now, probed as the root is. */
+static int find_keydev(const struct rootspec *spec, struct blklist *l,
+		       size_t *at)
+{
+	size_t other;
+
+	if (blk_enumerate(l, "/sys/class/block"))
+		return -ENODEV;
+	probe_all(l, PROBE_SB);
+	return rootspec_match(spec, l->dev, l->n, at, &other);
+}
+
+/*
+ * The keys that apply, in order; a key device not there yet leaves x
+ * waiting for it (annotate() sees it come, settle() gives up on it).
+ * Then the passphrase.
+ */
+static int unlock(struct luks *x, size_t from)
+{
+	struct blklist l = { 0 };
+	size_t i, at;
+	int r;
+
+	for (i = from; i < nkeys; i++) {
+		if (!key_applies(x, i))
+			continue;
+		if (!keys[i].has_keydev) {
+			if (try_key(x, i, NULL) == 0)
+				return 0;
+			continue;
+		}
+		r = find_keydev(&keys[i].keydev, &l, &at);
+		if (r == 0)
+			r = try_key(x, i, &l.dev[at]);
+		blk_free(&l);
+		if (r == 0)
+			return 0;
+		if (r == -ENODEV || r == -ENXIO) {
+			x->state = L_WAIT_KEY;
+			x->key = (int)i;
+			snprintf(x->why, sizeof(x->why), "waiting for its key "
+				 "device %s", keys[i].keydev.text);
+			log_info("luks: %s (UUID %s) waits for its key device "
+				 "%s", x->node, x->uuid, keys[i].keydev.text);
+			return 0;
+		}
+	}
+	return prompt(x);
+}
+
+static int luks_add(const struct blkdev *d)
+{
+	struct luks *x = find(d);
+
+	if (!x)
+		return -ENOSPC;
+	if (x->state != L_NEW)
+		return 0;	/* taken already */
+	snprintf(x->name, sizeof(x->name), "%s", d->name);
+	snprintf(x->node, sizeof(x->node), "%s", d->node);
+	x->dev = *d;
+	x->dev.parts = NULL;
+	x->dev.nparts = 0;
+	devtable_escape(d->uuid, x->uuid, sizeof(x->uuid));
+	snprintf(x->dmname, sizeof(x->dmname), "luks-%s", d->uuid);
+	x->version = read_version(d->node);
+	if (!wanted(d->uuid)) {
+		x->state = L_SKIPPED;
+		snprintf(x->why, sizeof(x->why), "not in rd.luks.uuid");
+		log_info("luks: %s left closed: its UUID %s is not in "
+			 "rd.luks.uuid", x->node, x->uuid);
+		return 0;
+	}
+	if (dm_find(x->dmname, x->dm, sizeof(x->dm)) == 0) {
+		x->state = L_OPEN;	/* by an earlier run of /init */
+		return 0;
+	}
+	if (dm_ready()) {
+		x->state = L_FAILED;
+		snprintf(x->why, sizeof(x->why), "no device-mapper");
+		return -ENODEV;
+	}
+	modload_alias("dm_crypt");
+	return unlock(x, 0);
+}
+
+/* dm-N names; a key device that came for a container waiting on it. */
+static void luks_annotate(struct blkdev *d)
+{
+	size_t i, f, o;
+	int k;
+
+	dm_annotate(d);
+	for (i = 0; i < ncont; i++) {
+		k = cont[i].key;
+		if (cont[i].state != L_WAIT_KEY ||
+		    rootspec_match(&keys[k].keydev, d, 1, &f, &o))
+			continue;
+		cont[i].state = L_NEW;
+		if (try_key(&cont[i], (size_t)k, d))
+			unlock(&cont[i], (size_t)k + 1);
+	}
+}
+
+static void luks_remove(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ncont; i++)
+		if (cont[i].state == L_OPEN && !strcmp(cont[i].dm, name)) {
+			cont[i].state = L_FAILED;
+			snprintf(cont[i].why, sizeof(cont[i].why),
+				 "%s was closed", name);
+		}
+}
+
+/* Key devices that never came: the passphrase instead. */
+static int luks_settle(void)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < ncont; i++) {
+		if (cont[i].state != L_WAIT_KEY)
+			continue;
+		log_warn("luks: no key device %s for %s (UUID %s): asking for "
+			 "the passphrase", keys[cont[i].key].keydev.text,
+			 cont[i].node, cont[i].uuid);
+		if (prompt(&cont[i]) == 0)
+			n++;
+	}
+	return n;
+}
+
+/* "vda: LUKS2, UUID u: opened as dm-0 (/dev/mapper/luks-u)". */
+static void luks_report(devtable_line_fn *fn, void *ctx)
+{
+	char line[512];
+	size_t i;
+
+	for (i = 0; i < ncont; i++) {
+		const struct luks *x = &cont[i];
+
+		if (x->state == L_OPEN)
+			snprintf(line, sizeof(line), "%s: LUKS%d, UUID %s: "
+				 "opened as %s (/dev/mapper/%s)", x->name,
+				 x->version, x->uuid, x->dm, x->dmname);
+		else
+			snprintf(line, sizeof(line), "%s: LUKS%d, UUID %s: "
+				 "not opened: %s", x->name, x->version,
+				 x->uuid, x->why[0] ? x->why : "not yet");
+		fn(ctx, line);
+	}
+}
+
+static const char *const luks_types[] = { "crypto_LUKS", NULL };
+
+const struct storage_layer storage_luks = {
+	.name = "luks",
+	.types = luks_types,
+	.disabled = luks_disabled,
+	.off_param = "rd.luks=0",
+	.claims = luks_claims,
+	.add = luks_add,
+	.remove = luks_remove,
+	.settle = luks_settle,
+	.annotate = luks_annotate,
+	.report = luks_report,
+};

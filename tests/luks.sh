@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/luks.sh: roots in LUKS2 and LUKS1 containers opened by
+# rescue-init's luks layer (the image's cryptsetup), on the Debian stock
+# kernel with an image of mkrescue -k --storage.  The containers are
+# written from userspace, never with this machine's dm or loop: an ext4
+# made by mke2fs -d, encrypted in place by cryptsetup reencrypt
+# --encrypt --force-offline-reencrypt (LUKS2; cryptsetup convert makes
+# LUKS1 of it).  PBKDF at its minimum cost (pbkdf2, 1000 iterations):
+# the tests time the boot, not the key derivation.
+
+. "$TOP/tests/rescue-lib.sh"
+
+LUKS_UUID=4c1e2d3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+LUKS_PASS=correct-horse-7
+LUKS_VM_TIMEOUT=${LUKS_VM_TIMEOUT:-240}
+
+# make_luks_root VERSION IMG MARKER: a 64 MiB container (LUKS VERSION,
+# UUID $LUKS_UUID, passphrase $LUKS_PASS) holding the ext4 root
+# ($ROOT_UUID) whose init reports MARKER.
+make_luks_root() {
+	local ver=$1 img=$2
+	make_root_dir "$T/root" "$3"
+	blank_disk "$img" 64
+	mke2fs -q -F -t ext4 -U "$ROOT_UUID" -L luks-root -d "$T/root" "$img" 32M ||
+		{ fail "mke2fs in $img failed"; return 1; }
+	printf '%s' "$LUKS_PASS" >"$T/pass"
+	cryptsetup reencrypt --encrypt --type luks2 --reduce-device-size 32M \
+		--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid "$LUKS_UUID" \
+		--key-file "$T/pass" --batch-mode --force-offline-reencrypt \
+		"$img" >"$T/cryptsetup.log" 2>&1 ||
+		{ fail "cryptsetup reencrypt --encrypt of $img failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
+	if [ "$ver" = 1 ]; then
+		cryptsetup convert --type luks1 --batch-mode "$img" >>"$T/cryptsetup.log" 2>&1 ||
+			{ fail "cryptsetup convert of $img to LUKS1 failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
+	fi
+	blkid -p "$img" | grep -q "VERSION=\"$ver\" UUID=\"$LUKS_UUID\" TYPE=\"crypto_LUKS\"" ||
+		{ fail "blkid does not see $img as LUKS$ver $LUKS_UUID:" "$(blkid -p "$img")"; return 1; }
+}
+
+# luks_image OUT: mkrescue -k for the stock kernel with the storage tools.
+luks_image() {
+	KVER=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --storage -o "$1" \
+		2>"$T/mkrescue.err" ||
+		{ fail "mkrescue -k $KVER --storage failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+}
+
+# luks_boot APPEND run-vm-args: a boot that types nothing.
+luks_boot() {
+	local append=$1
+	shift
+	VM_TIMEOUT=$LUKS_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--append "$append" "$@"
+}
+
+# luks_steps APPEND run-vm-args: a boot that follows $T/steps (typing).
+luks_steps() {
+	local append=$1
+	shift
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$LUKS_VM_TIMEOUT" "$T/steps" \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--append "$append" "$@" ||
+		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+}
+
+# The prompt, then the passphrase typed on the serial console.
+typed_passphrase_steps() {
+	cat >"$T/steps" <<-EOF
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\):
+	send $LUKS_PASS
+	end
+	EOF
+}
+
+# The container opened, the root mounted ro from it, and the passphrase
+# nowhere in what the console showed (echo off, never logged).
+expect_luks_root() { # version marker [", read-only"]
+	expect_log "$T/console.log" \
+		"rescue: luks: opened /dev/vda \(LUKS$1, UUID $LUKS_UUID\) as dm-0 \(/dev/mapper/luks-$LUKS_UUID\)${3:-}$" \
+		"the container opened as luks-UUID" &&
+	expect_field "$T/console.log" root marker "$2" &&
+	expect_field "$T/console.log" root fs ext4 &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_exec_line /sbin/init /dev/dm-0 ext4 ro &&
+	expect_no_log "$T/console.log" "$LUKS_PASS" "the passphrase on the console"
+}
+
+luks_setup() { # version marker
+	luks_image "$T/initrd" &&
+	make_luks_root "$1" "$T/c.img" "$2" &&
+	record_sums "$T/c.img"
+}
+
+# LUKS2, root= the ext4's UUID, the passphrase typed at the prompt that
+# names the device and the container's UUID.
+test_luks2_root_by_uuid_passphrase_typed() {
+	luks_setup 2 luks2-uuid || return 1
+	typed_passphrase_steps
+	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	expect_luks_root 2 luks2-uuid &&
+	expect_disks_unchanged
+}
+
+# root=/dev/mapper/luks-UUID, the name dracut and systemd give it.
+test_luks2_root_by_mapper_name() {
+	luks_setup 2 luks2-mapper || return 1
+	typed_passphrase_steps
+	luks_steps "root=/dev/mapper/luks-$LUKS_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	expect_log "$T/console.log" "rescue: found root /dev/mapper/luks-$LUKS_UUID on /dev/dm-0" \
+		"the root found by its /dev/mapper name" &&
+	expect_luks_root 2 luks2-mapper &&
+	expect_disks_unchanged
+}
+
+test_luks1_root_by_uuid() {
+	luks_setup 1 luks1 || return 1
+	typed_passphrase_steps
+	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	expect_luks_root 1 luks1 &&
+	expect_disks_unchanged
+}
+
+# A wrong passphrase says so and asks again; the right one opens it.
+test_luks_wrong_passphrase_then_right() {
+	luks_setup 2 luks-retry || return 1
+	cat >"$T/steps" <<-EOF
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\):
+	send not-the-passphrase
+	want Wrong passphrase for /dev/vda: 2 tries left
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\), again:
+	send $LUKS_PASS
+	end
+	EOF
+	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: luks: wrong passphrase for /dev/vda \(UUID $LUKS_UUID\), try 1 of 3" \
+		"the wrong passphrase logged" &&
+	expect_no_log "$T/console.log" "not-the-passphrase" "the wrong passphrase itself" &&
+	expect_luks_root 2 luks-retry &&
+	expect_disks_unchanged
+}
+
+# rd.luks.key=/root.key:LABEL=keys: the key file on a second disk, found
+# by its label, mounted read-only; nothing typed (a prompt would hang
+# the boot until the VM's timeout).
+test_luks_key_file_on_a_key_device() {
+	luks_setup 2 luks-keyfile || return 1
+	mkdir -p "$T/keys"
+	cp "$T/pass" "$T/keys/root.key"
+	make_ext4 "$T/keys" "$T/keys.img" 8 "$DECOY_UUID" keys
+	record_sums "$T/c.img" "$T/keys.img"
+	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID rd.luks.key=/root.key:LABEL=keys" \
+		--disk "virtio-blk:$T/c.img" --disk "virtio-blk:$T/keys.img" || return 1
+	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
+	expect_luks_root 2 luks-keyfile &&
+	expect_disks_unchanged
+}
+
+# rd.luks=0: the container stays closed, the root is not found, and the
+# device table lists the container.
+test_luks_off_leaves_the_container_closed() {
+	luks_setup 2 luks-off || return 1
+	luks_boot "root=UUID=$ROOT_UUID rootwait=2 rd.luks=0 rd.shell=0 rd.retry=1 panic=1" \
+		--disk "virtio-blk:$T/c.img" || return 1
+	expect_log "$T/console.log" "rescue: storage: luks is off for this boot" \
+		"the layer turned off" &&
+	expect_log "$T/console.log" "rescue: storage: /dev/vda left alone: rd.luks=0 turns luks off" \
+		"why the container is not opened" &&
+	expect_log "$T/console.log" "rescue: unable to find root UUID=$ROOT_UUID" \
+		"the root not found" &&
+	expect_log "$T/console.log" "rescue: +vda +[0-9]+:[0-9]+ +[0-9.]+M +crypto_LUKS +$LUKS_UUID" \
+		"the container in the device table" &&
+	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
+
+# Strict read-only: the mapping is made read-only, and the container is
+# byte-identical after the boot.
+test_luks_strict_readonly() {
+	luks_setup 2 luks-strict || return 1
+	typed_passphrase_steps
+	luks_steps "root=UUID=$ROOT_UUID rescue.ro=strict" --disk "virtio-blk:$T/c.img" || return 1
+	expect_luks_root 2 luks-strict ", read-only" &&
+	expect_disks_unchanged
+}
