@@ -98,7 +98,10 @@ test_storage_image_holds_tools_libraries_and_loader() {
 }
 
 test_storage_is_on_with_k_and_off_without() {
-	mk_setup || return 1
+	mk_setup && for_each_stock_kernel storage_is_on_with_k_and_off_without
+}
+
+storage_is_on_with_k_and_off_without() {
 	local kver sizes="" c
 	kver=$(stock_kernel_version) || return 1
 	mk -o "$T/plain.img" &&
@@ -130,7 +133,10 @@ test_storage_image_is_byte_identical_across_runs() {
 # The Debian stock kernel, mkrescue -k's image (the tools on by default),
 # no root: the rescue shell runs each tool.
 test_stock_kernel_rescue_shell_runs_storage_tools() {
-	mk_setup || return 1
+	mk_setup && for_each_stock_kernel stock_kernel_rescue_shell_runs_storage_tools
+}
+
+stock_kernel_rescue_shell_runs_storage_tools() {
 	local kver tool name
 	kver=$(stock_kernel_version) || return 1
 	[ -x "$MK_BUILD/rescue-init" ] || { fail "no $MK_BUILD/rescue-init"; return 1; }

@@ -93,7 +93,11 @@ test_image_numbers_entries_sorted_and_host_free() {
 	mk_setup || return 1
 	mk --compress none -o "$T/rescue.cpio" || return 1
 	newc_headers "$T/rescue.cpio" >"$T/headers" || { fail "not a newc archive"; return 1; }
-	awk '{ print $11 }' "$T/headers" >"$T/names"
+	awk '{ print $11 }' "$T/headers" >"$T/all-names"
+	# The end marker (rescue/lib/imagemark.h) is last, out of order.
+	[ "$(tail -n1 "$T/all-names")" = etc/rescue-image.end ] ||
+		{ fail "the last entry is $(tail -n1 "$T/all-names"), not etc/rescue-image.end"; return 1; }
+	sed '$d' "$T/all-names" >"$T/names"
 	LC_ALL=C sort -c "$T/names" 2>"$T/sort.err" ||
 		{ fail "entries not sorted by path:" "$(cat "$T/sort.err")"; return 1; }
 	[ "$(sort -u "$T/names" | wc -l)" -eq "$(wc -l <"$T/names")" ] ||
@@ -176,10 +180,18 @@ test_compress_modes_write_standard_frames() {
 
 # ---- modules ----------------------------------------------------------
 
-# Shipped modules of an image, by normalized name, one a line, sorted.
+# Shipped modules of an image, by normalized name, one a line, sorted;
+# compressed as the kernel package has them (6.12: .ko.xz) or not.
 shipped_modules() { # list kver
-	sed -n "s|^-rw-r--r-- 0 0 lib/modules/$2/\\(.*\\.ko\\)\$|\\1|p" "$1" |
-		sed 's|.*/||; s|\.ko$||; s|-|_|g' | LC_ALL=C sort
+	local kv
+	kv=$(printf '%s' "$2" | sed 's/[.+]/\\&/g')	# 6.12.118+deb12-amd64
+	sed -nE "s#^-rw-r--r-- 0 0 lib/modules/$kv/(.*\\.ko(\\.xz|\\.zst|\\.gz)?)\$#\\1#p" "$1" |
+		sed -E 's#.*/##; s#\.ko(\.xz|\.zst|\.gz)?$##; s#-#_#g' | LC_ALL=C sort
+}
+
+# A module the stock kernel has built in (6.12: virtio_pci, virtio_ring).
+stock_builtin() { # name
+	sed 's|.*/||; s|\.ko$||; s|-|_|g' "/lib/modules/$KVER/modules.builtin" | grep -qx "$1"
 }
 
 stock_image() {
@@ -191,20 +203,27 @@ stock_image() {
 }
 
 test_stock_kernel_image_ships_storage_and_fs_modules() {
-	mk_setup && stock_image || return 1
-	local m count
-	# The list's drivers, and dependencies named by modules.dep.
+	mk_setup && for_each_stock_kernel stock_image_ships_storage_and_fs_modules
+}
+
+stock_image_ships_storage_and_fs_modules() {
+	stock_image || return 1
+	local m count kv
+	# The list's drivers, and dependencies named by modules.dep (6.12
+	# has virtio_pci and virtio_ring built in).
 	for m in virtio_blk virtio_scsi virtio_pci ahci nvme sd_mod usb_storage uas \
 		xhci_pci ext4 vfat xfs btrfs jbd2 mbcache crc16 libahci libata \
 		scsi_mod nvme_core usb_common usbcore virtio_ring fat; do
-		grep -qx "$m" "$T/modules" || { fail "module $m is not in the image"; return 1; }
+		grep -qx "$m" "$T/modules" || stock_builtin "$m" ||
+			{ fail "module $m is not in the image"; return 1; }
 	done
 	# ext4's softdep pre: crypto-crc32c, an alias in modules.alias.
 	grep -qxE 'crc32c_generic|crc32c_intel' "$T/modules" ||
 		{ fail "no crc32c module for ext4's softdep"; return 1; }
+	kv=$(printf '%s' "$KVER" | sed 's/[.+]/\\&/g')
 	if grep -E '^(snd|drm|e1000|iwlwifi|i915|amdgpu|nouveau|bluetooth|cfg80211|mac80211|btusb|kvm)' \
 		"$T/modules" >"$T/unrelated" ||
-		grep -E " lib/modules/$KVER/kernel/(sound|net|drivers/(net|gpu|media|bluetooth))/" \
+		grep -E " lib/modules/$kv/kernel/(sound|net|drivers/(net|gpu|media|bluetooth))/" \
 		"$T/list" >>"$T/unrelated"; then
 		fail "unrelated modules shipped:" "$(head "$T/unrelated")"
 		return 1
@@ -222,7 +241,11 @@ test_stock_kernel_image_ships_storage_and_fs_modules() {
 }
 
 test_stock_kernel_indexes_cover_exactly_the_shipped_modules() {
-	mk_setup && stock_image || return 1
+	mk_setup && for_each_stock_kernel stock_indexes_cover_exactly_the_shipped_modules
+}
+
+stock_indexes_cover_exactly_the_shipped_modules() {
+	stock_image || return 1
 	local dir=$T/x/lib/modules/$KVER host=/lib/modules/$KVER
 	mkdir "$T/x" && (cd "$T/x" && bsdcpio -id --quiet <"$T/rescue.img") || return 1
 	# modules.dep: one line for each shipped module, and for no other.
@@ -260,7 +283,10 @@ test_stock_kernel_indexes_cover_exactly_the_shipped_modules() {
 }
 
 test_add_module_ships_it_with_its_dependencies() {
-	mk_setup || return 1
+	mk_setup && for_each_stock_kernel add_module_ships_it_with_its_dependencies
+}
+
+add_module_ships_it_with_its_dependencies() {
 	KVER=$(stock_kernel_version) || return 1
 	# vxlan: a module of no storage, with dependencies the list lacks.
 	mk -k "$KVER" --no-storage -o "$T/plain.img" &&
@@ -275,7 +301,7 @@ test_add_module_ships_it_with_its_dependencies() {
 		grep -qx "$m" "$T/new" ||
 			{ fail "--add-module did not ship $m; new:" "$(cat "$T/new")"; return 1; }
 	done
-	grep -q '^kernel/drivers/net/vxlan/vxlan.ko: .*udp_tunnel.ko' \
+	grep -Eq '^kernel/drivers/net/vxlan/vxlan\.ko(\.xz|\.zst|\.gz)?: .*udp_tunnel\.ko' \
 		<(bsdtar -xOf "$T/added.img" "lib/modules/$KVER/modules.dep") ||
 		fail "modules.dep has no vxlan line with udp_tunnel"
 }
