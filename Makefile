@@ -159,14 +159,14 @@ INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
 
 # mkrescue is rebuilt for installation, with the installed paths of
 # rescue-init and the module list as its defaults.
+# The lock: tests of groups that run side by side install into their own
+# DESTDIRs, but all through this one $(BUILD)/install.
 install: $(BUILD)/rescue-init
 	mkdir -p $(BUILD)/install
 	flock $(BUILD)/install/.lock $(MAKE) --no-print-directory BUILD=$(BUILD)/install \
 		MKRESCUE_INIT=$(PKGLIBDIR)/rescue-init \
 		MKRESCUE_MODULE_LIST=$(PKGDATADIR)/modules.list $(BUILD)/install/mkrescue
 	install -D -m 0755 $(BUILD)/rescue-init $(DESTDIR)$(PKGLIBDIR)/rescue-init
-# The lock: tests of groups that run side by side install into their own
-# DESTDIRs, but all through this one $(BUILD)/install.
 	install -D -m 0755 $(BUILD)/install/mkrescue $(DESTDIR)$(SBINDIR)/mkrescue
 	install -D -m 0644 rescue/mkrescue/modules.list $(DESTDIR)$(PKGDATADIR)/modules.list
 	install -D -m 0644 rescue/init/rescue-init.8 $(DESTDIR)$(MANDIR)/man8/rescue-init.8
