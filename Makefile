@@ -19,6 +19,9 @@ DEPS_PACKAGES = \
 DEPS_PACKAGES += debootstrap linux-image-6.12-amd64
 # XFS roots with a dirty log (tests/readonly.sh).
 DEPS_PACKAGES += xfsprogs
+# make deb and its test (tests/package.sh, which runs grub-mkconfig in a
+# Debian root booted from a copy of tests/debian-root).
+DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
 # always goes where dracut looks for modules.
@@ -67,7 +70,7 @@ CHECK_DEPS += $(if $(filter kernel kernel-userspace,$(or $(CHECK_GROUPS),$(TEST_
 	$(foreach b,$(filter-out 6.1,$(KERNEL_BASES)),$(call kernel_image,$(b)) $(call test_module,$(b))))
 
 # ---- targets ----------------------------------------------------------
-.PHONY: all deps kernel test-module image run check bench install uninstall clean
+.PHONY: all deps kernel test-module image run check bench install uninstall clean deb
 
 all: kernel image
 
@@ -184,6 +187,20 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
 	-rmdir $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue $(DESTDIR)$(PKGLIBDIR) \
 	       $(DESTDIR)$(PKGDATADIR) 2>/dev/null
+
+# make deb: the Debian package (debian/), $(BUILD)/deb/*.deb.
+# dpkg-buildpackage writes into debian/ and the .deb into the parent of
+# the source directory, so it runs in a copy of what the package is built
+# from, $(BUILD)/deb/src: nothing is written outside $(BUILD).
+DEB_DIR     = $(BUILD)/deb
+DEB_SOURCES = Makefile rescue dracut-module debian packaging
+deb:
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	tar -c --exclude=debian/build --exclude=debian/devtmpfs-rescue $(DEB_SOURCES) | \
+		tar -x -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+		{ tail -n 20 ../build.log; exit 1; }
+	@ls $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf $(BUILD)
