@@ -4,7 +4,8 @@
 # static stand-in for rescue-init that its tests put in images.
 
 # ---- settings ---------------------------------------------------------
-MKRESCUE_VERSION     ?= 0.1
+# The version is the package's: the first line of debian/changelog.
+MKRESCUE_VERSION     ?= $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 # Compiled-in defaults of --init and --module-list: this build's, until
 # `make install` builds them with the installed paths.
 MKRESCUE_INIT        ?= $(abspath $(BUILD))/rescue-init
