@@ -64,6 +64,8 @@ TEST_GROUPS = kernel kernel-userspace image dracut
 TEST_GROUPS += debian
 # Roots on md and btrfs that rescue-init assembles (tests/stacked.sh).
 TEST_GROUPS += stacked
+# Roots on LVM2 logical volumes that rescue-init activates (tests/lvm.sh).
+TEST_GROUPS += lvm
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.
 CHECK_DEPS += $(if $(filter kernel kernel-userspace,$(or $(CHECK_GROUPS),$(TEST_GROUPS))),\

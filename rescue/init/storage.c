@@ -16,6 +16,7 @@
 static const struct storage_layer *const layers[] = {
 	&storage_md,
 	&storage_luks,
+	&storage_lvm,
 	&storage_btrfs,
 	NULL,
 };

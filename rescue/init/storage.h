@@ -70,6 +70,8 @@ struct storage_layer {
 extern const struct storage_layer storage_md, storage_btrfs;
 /* storage-luks.c */
 extern const struct storage_layer storage_luks;
+/* storage-lvm.c */
+extern const struct storage_layer storage_lvm;
 
 /*
  * storage-dm.c: what every device-mapper layer (LUKS, LVM) shares.

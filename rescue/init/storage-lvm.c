@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * storage-lvm.c: LVM2 volume groups, activated once every one of their
+ * physical volumes is there, per uevent, as lvm2's udev rule
+ * (69-dm-lvm.rules: pvscan --cache --checkcomplete, then vgchange -aay)
+ * does it, but with no state left in /run: the first PV of a VG seen
+ * runs `lvm pvs --devices DEV`, which reads that device only and lists
+ * every PV of its VG, the missing ones included; the others are known
+ * by their PV UUID (blkid's) without running lvm again.  A complete VG
+ * gets one `lvm vgchange -aay` (or `lvchange -ay` of the rd.lvm.lv= LVs
+ * in it); the LVs come as dm-N devices with their uevents.
+ *
+ * lvm runs with --nolocking (rescue-init runs one lvm at a time, and
+ * the lock files would stay in /run, which the real root gets) and
+ * --sysinit (no polling of an interrupted pvmove, which would write, no
+ * monitoring).  In strict read-only mode the LVs are activated
+ * read-only and lvm may not write metadata (read_only_volume_list,
+ * metadata_read_only).  Without it the LVs are activated read-write,
+ * as by any initramfs; activation writes no metadata.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lvmreport.h"
+#include "storage.h"
+
+#define LVM_VGS_MAX	16
+#define LVM_PVS_MAX	32
+#define LVM_SEL_MAX	16
+#define LVM_OUT_MAX	8192
+
+struct lvm_pv {
+	char uuid[LVM_UUID_MAX];
+	char dev[64];		/* sysfs name once seen, else "" */
+};
+
+struct lvm_vg {
+	char name[LVM_NAME_MAX], uuid[LVM_UUID_MAX];
+	size_t npv;
+	struct lvm_pv pv[LVM_PVS_MAX];
+	bool activated;		/* lvm ran for it, complete or not */
+	bool complete;		/* lvm ran for it with every PV there */
+};
+
+static struct lvm_vg vgs[LVM_VGS_MAX];
+static size_t nvgs;
+static const char *only_vg[LVM_SEL_MAX], *only_lv[LVM_SEL_MAX];
+static size_t nonly_vg, nonly_lv;
+
+static bool lvm_disabled(const struct cmdline *c)
+{
+	if (!cmdline_flag(c, "rd.lvm", true))
+		return true;
+	nonly_vg = cmdline_get_all(c, "rd.lvm.vg", only_vg,
+				   ARRAY_SIZE(only_vg));
+	nonly_lv = cmdline_get_all(c, "rd.lvm.lv", only_lv,
+				   ARRAY_SIZE(only_lv));
+	return false;
+}
+
+static bool lvm_claims(const struct blkdev *d)
+{
+	return !strcmp(d->type, "LVM2_member");
+}
+
+/* rd.lvm.lv= names an LV of vg: "VG/LV". */
+static bool lv_of(const char *sel, const char *vg)
+{
+	size_t n = strlen(vg);
+
+	return !strncmp(sel, vg, n) && sel[n] == '/' && sel[n + 1];
+}
+
+/* The whole VG is wanted: no rd.lvm.vg=/lv= at all, or named. */
+static bool whole_vg(const struct lvm_vg *vg)
+{
+	size_t i;
+
+	if (!nonly_vg && !nonly_lv)
+		return true;
+	for (i = 0; i < nonly_vg; i++)
+		if (!strcmp(only_vg[i], vg->name))
+			return true;
+	return false;
+}
+
+static size_t wanted_lvs(const struct lvm_vg *vg)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nonly_lv; i++)
+		n += lv_of(only_lv[i], vg->name);
+	return n;
+}
+
+static bool wanted(const struct lvm_vg *vg)
+{
+	return whole_vg(vg) || wanted_lvs(vg) > 0;
+}
+
+static size_t seen(const struct lvm_vg *vg)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < vg->npv; i++)
+		n += vg->pv[i].dev[0] != '\0';
+	return n;
+}
+
+/* The PV of uuid in a VG we know, if any. */
+static struct lvm_pv *find_pv(const char *uuid, struct lvm_vg **vgp)
+{
+	size_t i, j;
+
+	for (i = 0; i < nvgs; i++)
+		for (j = 0; j < vgs[i].npv; j++)
+			if (lvmreport_same_uuid(vgs[i].pv[j].uuid, uuid)) {
+				*vgp = &vgs[i];
+				return &vgs[i].pv[j];
+			}
+	return NULL;
+}
+
+static struct lvm_vg *find_vg(const struct lvm_pv_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < nvgs; i++)
+		if (lvmreport_same_uuid(vgs[i].uuid, r->vg_uuid))
+			return &vgs[i];
+	if (nvgs == LVM_VGS_MAX)
+		return NULL;
+	memset(&vgs[nvgs], 0, sizeof(vgs[0]));
+	snprintf(vgs[nvgs].name, sizeof(vgs[0].name), "%s", r->vg_name);
+	snprintf(vgs[nvgs].uuid, sizeof(vgs[0].uuid), "%s", r->vg_uuid);
+	return &vgs[nvgs++];
+}
+
+/* The LVs of vg that are active: dm-N whose dm UUID is LVM-<VG UUID>. */
+static size_t active_lvs(const struct lvm_vg *vg)
+{
+	char prefix[64], name[128], uuid[160];
+	size_t n = 0, i, len;
+	struct dirent *e;
+	DIR *dir;
+
+	len = (size_t)snprintf(prefix, sizeof(prefix), "LVM-");
+	for (i = 0; vg->uuid[i] && len + 1 < sizeof(prefix); i++)
+		if (vg->uuid[i] != '-')
+			prefix[len++] = vg->uuid[i];
+	prefix[len] = '\0';
+	dir = opendir("/sys/block");
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir)))
+		if (!strncmp(e->d_name, "dm-", 3) &&
+		    !dm_info(e->d_name, name, sizeof(name), uuid,
+			     sizeof(uuid)) &&
+		    !strncmp(uuid, prefix, len) && strlen(uuid) == len + 32)
+			n++;	/* an LV, not one of its layers (-real) */
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Run lvm with the options every call takes: no locks, no polling,
+ * and in strict mode nothing written and every LV read-only.
+ */
+static int run_lvm(const char *cmd, const char *const *args, size_t nargs,
+		   const char *vgname, char *out, size_t outsize)
+{
+	char conf[256];
+	char *argv[16 + LVM_SEL_MAX];
+	size_t n = 0, i;
+
+	argv[n++] = (char *)"lvm";
+	argv[n++] = (char *)cmd;
+	argv[n++] = (char *)"--nolocking";
+	if (storage_readonly()) {
+		i = (size_t)snprintf(conf, sizeof(conf), "global { "
+				     "metadata_read_only = 1 }");
+		if (vgname)
+			snprintf(conf + i, sizeof(conf) - i, " activation { "
+				 "read_only_volume_list = [ \"%s\" ] }",
+				 vgname);
+		argv[n++] = (char *)"--config";
+		argv[n++] = conf;
+	}
+	for (i = 0; i < nargs && n + 1 < ARRAY_SIZE(argv); i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+	return dm_run("lvm", argv, NULL, 0, out, outsize);
+}
+
+/* vgchange -aay VG, or lvchange -ay of its LVs rd.lvm.lv= names. */
+static int activate(struct lvm_vg *vg, const char *why)
+{
+	const char *args[8 + LVM_SEL_MAX];
+	size_t n = 0, i, before, len = 0;
+	char what[256] = "";
+	int r;
+
+	vg->activated = true;
+	vg->complete = seen(vg) == vg->npv;
+	before = active_lvs(vg);
+	args[n++] = "--sysinit";
+	args[n++] = whole_vg(vg) ? "-aay" : "-ay";
+	if (whole_vg(vg))
+		args[n++] = vg->name;
+	for (i = 0; !whole_vg(vg) && i < nonly_lv && n + 1 < ARRAY_SIZE(args);
+	     i++) {
+		if (!lv_of(only_lv[i], vg->name))
+			continue;
+		args[n++] = only_lv[i];
+		if (len < sizeof(what))
+			len += (size_t)snprintf(what + len, sizeof(what) - len,
+						" %s", only_lv[i]);
+	}
+	log_info("lvm: activating %s%s (volume group %s, UUID %s, %s)%s",
+		 whole_vg(vg) ? "the LVs of " : "rd.lvm.lv=",
+		 whole_vg(vg) ? vg->name : what + 1, vg->name, vg->uuid, why,
+		 storage_readonly() ? ", read-only" : "");
+	r = run_lvm(whole_vg(vg) ? "vgchange" : "lvchange", args, n, vg->name,
+		    NULL, 0);
+	if (r < 0)
+		return r;
+	if (r > 0)
+		log_warn("lvm: activating volume group %s failed (lvm exit "
+			 "status %d): its lines above say why", vg->name, r);
+	r = (int)(active_lvs(vg) - before);
+	log_info("lvm: volume group %s: %d LVs activated%s", vg->name, r,
+		 storage_readonly() ? " read-only" : "");
+	return r;
+}
+
+/*
+ * What the PV d is, from lvm, which reads this device only and lists
+ * every PV of its VG: *pvp in *vgp, or NULL for a PV in no VG.
+ */
+static int learn(const struct blkdev *d, struct lvm_vg **vgp,
+		 struct lvm_pv **pvp)
+{
+	static struct lvm_pv_record recs[LVM_PVS_MAX * 2];
+	static char out[LVM_OUT_MAX];
+	const char *args[] = {
+		"--devices", d->node, "--noheadings", "--nameprefixes",
+		"-o", "pv_name,pv_uuid,pv_missing,vg_name,vg_uuid",
+	};
+	struct lvm_vg *vg;
+	size_t n, i, j;
+	int r;
+
+	*pvp = NULL;
+	r = run_lvm("pvs", args, ARRAY_SIZE(args), NULL, out, sizeof(out));
+	if (r < 0)
+		return r;
+	n = lvmreport_parse(out, recs, ARRAY_SIZE(recs));
+	for (i = 0; i < n; i++) {
+		if (!recs[i].vg_name[0])
+			continue;
+		vg = find_vg(&recs[i]);
+		if (!vg)
+			return -ENOSPC;
+		for (j = 0; j < vg->npv; j++)
+			if (lvmreport_same_uuid(vg->pv[j].uuid,
+						recs[i].pv_uuid))
+				break;
+		if (j == vg->npv && vg->npv < LVM_PVS_MAX)
+			snprintf(vg->pv[vg->npv++].uuid, LVM_UUID_MAX, "%s",
+				 recs[i].pv_uuid);
+		if (j < vg->npv && !recs[i].missing && !vg->pv[j].dev[0]) {
+			*vgp = vg;
+			*pvp = &vg->pv[j];
+		}
+	}
+	if (!*pvp)
+		log_info("lvm: %s is a physical volume of no volume group%s",
+			 d->node, r ? " lvm could read" : "");
+	return *pvp || !r ? 0 : -EIO;
+}
+
+static int lvm_add(const struct blkdev *d)
+{
+	struct lvm_vg *vg = NULL;
+	struct lvm_pv *pv;
+	int err;
+
+	pv = find_pv(d->uuid, &vg);
+	if (pv && pv->dev[0])
+		return 0;		/* taken already */
+	if (dm_ready())
+		return -ENODEV;
+	if (!pv) {
+		err = learn(d, &vg, &pv);
+		if (err || !pv)
+			return err;
+	}
+	snprintf(pv->dev, sizeof(pv->dev), "%s", d->name);
+	if (!wanted(vg)) {
+		log_info("lvm: %s left alone: its volume group %s is not in "
+			 "rd.lvm.vg= or rd.lvm.lv=", d->node, vg->name);
+		return 0;
+	}
+	log_info("lvm: %s is PV %s of volume group %s (UUID %s), %zu of %zu "
+		 "PVs there", d->node, pv->uuid, vg->name, vg->uuid, seen(vg),
+		 vg->npv);
+	if (seen(vg) == vg->npv && !vg->complete) {
+		/* after settle(): what its missing PVs held can run now */
+		err = activate(vg, vg->activated ? "its last PV came late" :
+			       "all its PVs there");
+		return err < 0 ? err : 0;
+	}
+	return 0;
+}
+
+static void lvm_remove(const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; i < nvgs; i++)
+		for (j = 0; j < vgs[i].npv; j++)
+			if (!strcmp(vgs[i].pv[j].dev, name) &&
+			    !vgs[i].activated)
+				vgs[i].pv[j].dev[0] = '\0';
+}
+
+/* "Rescue-...-span02, ..." of the PVs not seen. */
+static void missing_pvs(const struct lvm_vg *vg, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < vg->npv && n < size; i++)
+		if (!vg->pv[i].dev[0])
+			n += (size_t)snprintf(buf + n, size - n, "%s%s",
+					      n ? ", " : "", vg->pv[i].uuid);
+}
+
+/*
+ * The root wait ended: a wanted VG still missing PVs is named with the
+ * UUIDs of those, then activated in lvm's default activation mode
+ * ("degraded"): the LVs whose PVs are all there, and RAID LVs that can
+ * run without a leg; never a linear LV with a hole (that takes
+ * --activationmode partial, by hand in the rescue shell).
+ */
+static int lvm_settle(void)
+{
+	char missing[512];
+	int started = 0, r;
+	size_t i;
+
+	for (i = 0; i < nvgs; i++) {
+		struct lvm_vg *vg = &vgs[i];
+
+		if (vg->activated || !wanted(vg))
+			continue;
+		missing_pvs(vg, missing, sizeof(missing));
+		log_warn("lvm: volume group %s (UUID %s) is incomplete: %zu of "
+			 "%zu PVs, missing PV %s", vg->name, vg->uuid, seen(vg),
+			 vg->npv, missing);
+		r = activate(vg, "incomplete, what can run without the "
+			     "missing PVs");
+		if (r > 0)
+			started += r;
+	}
+	return started;
+}
+
+/* An LV's dm-N: /dev/mapper/VG-LV (dm.c) and /dev/VG/LV as aliases. */
+static void lvm_annotate(struct blkdev *d)
+{
+	char dmname[128], uuid[160], vg[LVM_NAME_MAX], lv[LVM_NAME_MAX];
+	char alias[sizeof(d->alias[0]) + LVM_NAME_MAX * 2];
+	size_t i;
+
+	dm_annotate(d);
+	if (strncmp(d->name, "dm-", 3) ||
+	    dm_info(d->name, dmname, sizeof(dmname), uuid, sizeof(uuid)) ||
+	    strncmp(uuid, "LVM-", 4) ||
+	    lvmreport_split_dm_name(dmname, vg, sizeof(vg), lv, sizeof(lv)))
+		return;
+	snprintf(alias, sizeof(alias), "%s!%s", vg, lv);
+	if (strlen(alias) >= sizeof(d->alias[0]))
+		return;		/* a cut name would match another */
+	for (i = 0; i < ARRAY_SIZE(d->alias); i++) {
+		if (!strcmp(d->alias[i], alias))
+			return;
+		if (!d->alias[i][0]) {
+			snprintf(d->alias[i], sizeof(d->alias[i]), "%s", alias);
+			return;
+		}
+	}
+}
+
+/* "lvm VG span (UUID ...): 1 of 2 PVs vdb, missing PV ...; 0 LVs active" */
+static void lvm_report(devtable_line_fn *fn, void *ctx)
+{
+	char line[900], missing[512], state[64];
+	size_t i, j, n;
+
+	for (i = 0; i < nvgs; i++) {
+		const struct lvm_vg *vg = &vgs[i];
+
+		if (wanted(vg))
+			snprintf(state, sizeof(state), "%zu LVs active",
+				 active_lvs(vg));
+		else
+			snprintf(state, sizeof(state), "left alone "
+				 "(rd.lvm.vg=, rd.lvm.lv=)");
+		n = (size_t)snprintf(line, sizeof(line), "lvm VG %s (UUID %s)"
+				     ": %zu of %zu PVs", vg->name, vg->uuid,
+				     seen(vg), vg->npv);
+		for (j = 0; j < vg->npv && n < sizeof(line); j++)
+			if (vg->pv[j].dev[0])
+				n += (size_t)snprintf(line + n, sizeof(line) - n,
+						      " %s", vg->pv[j].dev);
+		missing_pvs(vg, missing, sizeof(missing));
+		if (missing[0] && n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      ", missing PV %s", missing);
+		if (n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, "; %s", state);
+		fn(ctx, line);
+	}
+}
+
+static const char *const lvm_types[] = { "LVM2_member", NULL };
+
+const struct storage_layer storage_lvm = {
+	.name = "lvm",
+	.types = lvm_types,
+	.disabled = lvm_disabled,
+	.off_param = "rd.lvm=0",
+	.claims = lvm_claims,
+	.add = lvm_add,
+	.remove = lvm_remove,
+	.settle = lvm_settle,
+	.annotate = lvm_annotate,
+	.report = lvm_report,
+};

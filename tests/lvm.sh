@@ -1,0 +1,270 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/lvm.sh: roots on LVM2 logical volumes that rescue-init activates
+# (storage-lvm.c), on the Debian stock kernel with an image of mkrescue
+# -k.  The volume groups are made inside a helper VM (the stock kernel
+# with mkrescue's image and its lvm), never with this machine's
+# device-mapper; the filesystems are made here by mke2fs -d and copied
+# into their LVs there.  Cached under $BUILD/tests/lvm.cache.
+
+. "$TOP/tests/rescue-lib.sh"
+
+LVM_VM_TIMEOUT=${LVM_VM_TIMEOUT:-240}
+SPAN_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9015
+LUKS_LVM_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9016
+# PV UUIDs (lvm's 6-4-4-4-4-4-6), fixed so a test can name a missing one.
+PV_ROOT=Rescue-PV00-0000-0000-0000-0000-rootpv
+PV_SPAN1=Rescue-PV00-0000-0000-0000-0001-span01
+PV_SPAN2=Rescue-PV00-0000-0000-0000-0002-span02
+PV_DECOY=Rescue-PV00-0000-0000-0000-0003-decoy0
+PV_LUKS=Rescue-PV00-0000-0000-0000-0004-luksp0
+LUKS_PASS=rescue-lvm-pass
+
+# lvm_helper_vm LOG CMDS DISK...: the stock kernel with an image of
+# mkrescue -k (its lvm, cryptsetup, dm_mod) types CMDS into the rescue
+# shell, the DISKs on virtio-blk in that order (vda, vdb, ...).
+lvm_helper_vm() {
+	local log=$1 cmds=$2 disk args=()
+	shift 2
+	for disk in "$@"; do
+		args+=(--disk "virtio-blk:$disk")
+	done
+	if [ ! -e "$T/helper.img" ]; then
+		"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" \
+			--add-module dm_crypt -o "$T/helper.img" 2>"$T/helper.err" ||
+			{ fail "mkrescue for the helper VM failed:" "$(cat "$T/helper.err")"; return 1; }
+	fi
+	"$TOP/tests/vm-shell.exp" "$log" "$LVM_VM_TIMEOUT" "$SHELL_PROMPT" "$cmds" \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/helper.img" --mem 512M \
+		--append "root=LABEL=no-such-root rootwait=1 rd.lvm=0 rd.luks=0" "${args[@]}" ||
+		{ show_log "$log" 40; fail "the helper VM failed"; return 1; }
+	grep -q 'layout-done-42' "$log" ||
+		{ show_log "$log" 40; fail "the helper VM did not make the layout"; return 1; }
+}
+
+# The ext4 roots copied into the LVs: report-init trees, by marker.
+lvm_ext4() { # img size_mb uuid marker
+	make_root_dir "$T/tree-$4" "$4"
+	make_ext4 "$T/tree-$4" "$1" "$2" "$3" "$4"
+}
+
+# make_lvm_disks: the disks every test picks from, in $T:
+#   lvm-root.img  PV $PV_ROOT of VG rescue-vg: LVs root-lv (ext4
+#                 $ROOT_UUID, marker lvm-root), home, var
+#   span1.img, span2.img  PVs $PV_SPAN1, $PV_SPAN2 of VG span: LV root
+#                 over both (ext4 $SPAN_UUID, marker lvm-span)
+#   decoy.img     PV $PV_DECOY of VG decoyvg: LV root, a clone of the
+#                 root's filesystem (ext4 $ROOT_UUID, marker decoy)
+#   luks.img      LUKS2 (passphrase $LUKS_PASS, minimum PBKDF cost), in
+#                 it PV $PV_LUKS of VG cryptvg: LV root (ext4
+#                 $LUKS_LVM_UUID, marker luks-lvm), as the Debian
+#                 installer's "encrypted LVM"
+# Made once per recipe by the helper VM, cached under $BUILD/tests.
+make_lvm_disks() {
+	local key cache f
+	KVER=$(stock_kernel_version) || return 1
+	key=$({ declare -f make_lvm_disks lvm_helper_vm lvm_ext4 write_report_init
+		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
+		echo "$PV_ROOT $PV_SPAN1 $PV_SPAN2 $PV_DECOY $PV_LUKS $LUKS_PASS"
+		} | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/lvm.cache/$key
+	if [ ! -e "$cache/done" ]; then
+		lvm_ext4 "$T/src-root.img" 24 "$ROOT_UUID" lvm-root &&
+		lvm_ext4 "$T/src-span.img" 40 "$SPAN_UUID" lvm-span &&
+		lvm_ext4 "$T/src-decoy.img" 24 "$ROOT_UUID" decoy &&
+		lvm_ext4 "$T/src-luks.img" 24 "$LUKS_LVM_UUID" luks-lvm || return 1
+		for f in lvm-root:64 span1:32 span2:32 decoy:32 luks:48; do
+			blank_disk "$T/${f%:*}.img" "${f#*:}"
+		done
+		# vda..vde the disks, vdf..vdi the filesystems to copy
+		cat >"$T/helper.cmds" <<-CMDS
+		modprobe dm_mod; modprobe dm_crypt; export LVM_SUPPRESS_FD_WARNINGS=1
+		lvm pvcreate -q --norestorefile -u $PV_ROOT /dev/vda && lvm vgcreate -q rescue-vg /dev/vda
+		lvm lvcreate -q -y -n root-lv -L 24M rescue-vg && lvm lvcreate -q -y -n home -L 8M rescue-vg && lvm lvcreate -q -y -n var -L 8M rescue-vg
+		dd if=/dev/vdf of=/dev/rescue-vg/root-lv bs=1M 2>/dev/null && echo root-copied
+		lvm pvcreate -q --norestorefile -u $PV_SPAN1 /dev/vdb && lvm pvcreate -q --norestorefile -u $PV_SPAN2 /dev/vdc
+		lvm vgcreate -q span /dev/vdb /dev/vdc && lvm lvcreate -q -y -n root -L 40M span
+		dd if=/dev/vdg of=/dev/span/root bs=1M 2>/dev/null && echo span-copied
+		lvm pvcreate -q --norestorefile -u $PV_DECOY /dev/vdd && lvm vgcreate -q decoyvg /dev/vdd
+		lvm lvcreate -q -y -n root -L 24M decoyvg && dd if=/dev/vdh of=/dev/decoyvg/root bs=1M 2>/dev/null && echo decoy-copied
+		echo -n $LUKS_PASS | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file - /dev/vde
+		echo -n $LUKS_PASS | cryptsetup open --key-file - /dev/vde crypt && lvm pvcreate -q --norestorefile -u $PV_LUKS /dev/mapper/crypt
+		lvm vgcreate -q cryptvg /dev/mapper/crypt && lvm lvcreate -q -y -n root -L 24M cryptvg
+		dd if=/dev/vdi of=/dev/cryptvg/root bs=1M 2>/dev/null && echo luks-copied
+		lvm vgchange -q -an rescue-vg span decoyvg cryptvg && cryptsetup close crypt && sync
+		lvm pvs -o pv_name,pv_uuid,vg_name; lvm lvs
+		[ -e /dev/mapper/crypt ] || echo layout-done-\$((6 * 7))
+		CMDS
+		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/lvm-root.img" \
+			"$T/span1.img" "$T/span2.img" "$T/decoy.img" "$T/luks.img" \
+			"$T/src-root.img" "$T/src-span.img" "$T/src-decoy.img" \
+			"$T/src-luks.img" || return 1
+		for f in root span decoy luks; do
+			grep -q "^$f-copied" <(tr -d '\r' <"$T/helper.log") ||
+				{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the $f LV"; return 1; }
+		done
+		rm -rf "$cache" && mkdir -p "$cache" &&
+		mv "$T/lvm-root.img" "$T/span1.img" "$T/span2.img" "$T/decoy.img" \
+			"$T/luks.img" "$T/helper.log" "$cache/" &&
+		touch "$cache/done" || return 1
+	fi
+	for f in lvm-root span1 span2 decoy luks; do
+		cp --sparse=always "$cache/$f.img" "$T/$f.img" || return 1
+	done
+}
+
+# lvm_image: mkrescue -k for the stock kernel (its lvm, dm_mod) with
+# this build's rescue-init, in $T/initrd.
+lvm_image() {
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" -o "$T/initrd" \
+		2>"$T/mkrescue.err" ||
+		{ fail "mkrescue -k $KVER failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+}
+
+# lvm_boot APPEND DISK...: the layouts, the image, sums of the DISKs
+# (BUS:NAME of $T/NAME.img), then the stock kernel on them.
+lvm_boot() {
+	local append=$1 disk args=() imgs=()
+	shift
+	make_lvm_disks && lvm_image || return 1
+	for disk in "$@"; do
+		args+=(--disk "${disk%%:*}:$T/${disk#*:}.img")
+		imgs+=("$T/${disk#*:}.img")
+	done
+	record_sums "${imgs[@]}"
+	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--append "$append" "${args[@]}"
+}
+
+# The root booted from an LV (a dm-N): marker, ext4, read-only, the
+# exec line, and not a byte written to any disk.
+expect_lv_root() { # marker
+	expect_field "$T/console.log" root marker "$1" &&
+	expect_field "$T/console.log" root fs ext4 &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro &&
+	expect_disks_unchanged
+}
+
+# A root that must not be found: no boot, and the disks as they were.
+expect_no_root() {
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
+
+# ---- one VG, one PV ---------------------------------------------------
+
+# root=/dev/VG/LV, a name lvm links itself: the VG is activated when its
+# one PV appears, and the LV (a dm-N) answers to that name.
+test_root_on_lv_by_dev_vg_lv() {
+	lvm_boot "root=/dev/rescue-vg/root-lv" virtio-blk:lvm-root || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: /dev/vda is PV $PV_ROOT of volume group rescue-vg \(UUID [A-Za-z0-9-]+\), 1 of 1 PVs there" \
+		"the PV seen, its VG complete" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated$" \
+		"the three LVs activated" &&
+	expect_log "$T/console.log" "rescue: found root /dev/rescue-vg/root-lv on /dev/dm-[0-9]+" \
+		"the root found by /dev/VG/LV" &&
+	expect_lv_root lvm-root
+}
+
+# root=/dev/mapper/VG-LV, each '-' of either name doubled as lvm names
+# the dm device; rd.lvm.lv= activates that LV alone.
+test_root_on_lv_by_mapper_name_with_rd_lvm_lv() {
+	lvm_boot "root=/dev/mapper/rescue--vg-root--lv rd.lvm.lv=rescue-vg/root-lv" \
+		virtio-blk:lvm-root || return 1
+	expect_log "$T/console.log" "rescue: lvm: activating rd.lvm.lv=rescue-vg/root-lv \(volume group rescue-vg," \
+		"the named LV activated alone" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 1 LVs activated$" \
+		"one LV activated, not three" &&
+	expect_log "$T/console.log" "rescue: found root /dev/mapper/rescue--vg-root--lv on /dev/dm-0" \
+		"the root found by its /dev/mapper name" &&
+	expect_lv_root lvm-root
+}
+
+# root=UUID= of the filesystem on the LV, behind an SCSI disk.
+test_root_on_lv_by_filesystem_uuid() {
+	lvm_boot "root=UUID=$ROOT_UUID" virtio-scsi:lvm-root || return 1
+	expect_log "$T/console.log" "rescue: found root UUID=$ROOT_UUID on /dev/dm-[0-9]+" \
+		"the root found by the filesystem's UUID" &&
+	expect_lv_root lvm-root
+}
+
+# ---- a VG over two disks, an incomplete one ---------------------------
+
+# The VG spans a virtio and an NVMe disk, its LV both: activated only
+# once the second PV is there, and never before.
+test_vg_spanning_two_disks() {
+	lvm_boot "root=UUID=$SPAN_UUID" virtio-blk:span1 nvme:span2 || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: /dev/(vda|nvme0n1) is PV ($PV_SPAN1|$PV_SPAN2) of volume group span \(UUID [A-Za-z0-9-]+\), 1 of 2 PVs there" \
+		"the first PV, the VG not complete" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: /dev/(vda|nvme0n1) is PV ($PV_SPAN1|$PV_SPAN2) of volume group span \(UUID [A-Za-z0-9-]+\), 2 of 2 PVs there" \
+		"the second PV completing it" &&
+	expect_no_log "$T/console.log" "incomplete" "an incomplete VG" &&
+	expect_lv_root lvm-span
+}
+
+# One PV of the two absent: when the root wait ends, the VG is named
+# with the missing PV's UUID, in the log and in the device table.
+test_incomplete_vg_names_the_missing_pv() {
+	lvm_boot "root=UUID=$SPAN_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
+		virtio-blk:span1 || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: volume group span \(UUID [A-Za-z0-9-]+\) is incomplete: 1 of 2 PVs, missing PV $PV_SPAN2" \
+		"the incomplete VG and its missing PV" &&
+	expect_log "$T/console.log" \
+		"rescue: +lvm VG span \(UUID [A-Za-z0-9-]+\): 1 of 2 PVs vda, missing PV $PV_SPAN2; 0 LVs active" \
+		"the VG in the device table" &&
+	expect_no_root
+}
+
+# ---- several VGs, parameters -----------------------------------------
+
+# rd.lvm.vg= names the root's VG: the decoy VG, whose LV holds a clone
+# of the root's filesystem (same UUID), stays inactive, so root=UUID=
+# finds one device, not two.
+test_rd_lvm_vg_leaves_the_decoy_vg_inactive() {
+	lvm_boot "root=UUID=$ROOT_UUID rd.lvm.vg=rescue-vg" \
+		virtio-blk:decoy virtio-blk:lvm-root || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: /dev/vda left alone: its volume group decoyvg is not in rd.lvm.vg= or rd.lvm.lv=" \
+		"the decoy VG left alone" &&
+	expect_no_log "$T/console.log" "activating .*decoyvg" "the decoy VG activated" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated$" \
+		"the root's VG activated" &&
+	expect_lv_root lvm-root
+}
+
+# rd.lvm=0: the PV is left alone, the root not found, and the device
+# table shows the PV with its UUID.
+test_rd_lvm_0_leaves_the_pv_alone() {
+	lvm_boot "root=/dev/rescue-vg/root-lv rootwait=2 rd.lvm=0 rd.shell=0 rd.retry=1 panic=1" \
+		virtio-blk:lvm-root || return 1
+	expect_log "$T/console.log" "rescue: storage: lvm is off for this boot" \
+		"the layer turned off" &&
+	expect_log "$T/console.log" "rescue: storage: /dev/vda left alone: rd.lvm=0 turns lvm off" \
+		"why the PV is not used" &&
+	expect_log "$T/console.log" "rescue: unable to find root /dev/rescue-vg/root-lv" \
+		"the root not found" &&
+	expect_log "$T/console.log" "rescue: +vda .*LVM2_member.*$PV_ROOT" \
+		"the PV in the device table" &&
+	expect_no_log "$T/console.log" 'rescue: lvm: activating' "an activation" &&
+	expect_no_root
+}
+
+# ---- read-only --------------------------------------------------------
+
+# rescue.ro=strict: the LVs are activated read-only and lvm may write no
+# metadata: every disk byte-identical after the boot.
+test_strict_readonly_activates_read_only() {
+	lvm_boot "root=/dev/rescue-vg/root-lv rescue.ro=strict" \
+		virtio-blk:lvm-root virtio-blk:span1 nvme:span2 || return 1
+	expect_log "$T/console.log" "rescue: lvm: activating the LVs of rescue-vg \(volume group rescue-vg, .*\), read-only" \
+		"the activation read-only" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group span: 1 LVs activated read-only" \
+		"the other VG read-only too" &&
+	expect_lv_root lvm-root
+}
