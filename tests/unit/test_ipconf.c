@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_ipconf.c: ip= in the kernel's and dracut's spellings. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+
+#include "ipconf.h"
+
+static struct ip_conf c;
+static char err[256];
+
+static int parse(const char *spec)
+{
+	err[0] = '\0';
+	return ipconf_parse(spec, &c, err, sizeof(err));
+}
+
+static const char *ip(struct in_addr a)
+{
+	static char buf[4][INET_ADDRSTRLEN];
+	static unsigned n;
+
+	return inet_ntop(AF_INET, &a, buf[n++ % 4], INET_ADDRSTRLEN);
+}
+
+static void method_words(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("dhcp"), 0);
+	assert_int_equal(c.method, IP_DHCP);
+	assert_string_equal(c.iface, "");
+	assert_int_equal(parse("on"), 0);
+	assert_int_equal(c.method, IP_DHCP);
+	assert_int_equal(parse("any"), 0);
+	assert_int_equal(c.method, IP_DHCP);
+	assert_int_equal(parse("off"), 0);
+	assert_int_equal(c.method, IP_OFF);
+	assert_int_equal(parse("none"), 0);
+	assert_int_equal(c.method, IP_OFF);
+}
+
+static void dracut_interface_form(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("enp1s0:dhcp"), 0);
+	assert_int_equal(c.method, IP_DHCP);
+	assert_string_equal(c.iface, "enp1s0");
+	assert_int_equal(parse("eth1:dhcp:9000"), 0);
+	assert_int_equal(c.mtu, 9000);
+	assert_int_equal(parse("eth0:off"), 0);
+	assert_int_equal(c.method, IP_OFF);
+	assert_string_equal(c.iface, "eth0");
+}
+
+static void kernel_static_form(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("10.0.2.15::10.0.2.2:255.255.255.0:rescue:eth0:off:10.0.2.3"), 0);
+	assert_int_equal(c.method, IP_STATIC);
+	assert_string_equal(ip(c.addr), "10.0.2.15");
+	assert_string_equal(ip(c.gateway), "10.0.2.2");
+	assert_string_equal(ip(c.netmask), "255.255.255.0");
+	assert_string_equal(c.hostname, "rescue");
+	assert_string_equal(c.iface, "eth0");
+	assert_int_equal(c.ndns, 1);
+	assert_string_equal(ip(c.dns[0]), "10.0.2.3");
+}
+
+/* The kernel's ipconfig: a client address and no autoconf is static. */
+static void client_without_autoconf_is_static(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("192.168.1.5:::::eth0"), 0);
+	assert_int_equal(c.method, IP_STATIC);
+	assert_string_equal(ip(c.netmask), "255.255.255.0");	/* class C */
+	assert_int_equal(parse("10.1.2.3"), 0);
+	assert_int_equal(c.method, IP_STATIC);
+	assert_string_equal(ip(c.netmask), "255.0.0.0");	/* class A */
+	assert_int_equal(parse("172.16.0.9::::::"), 0);
+	assert_string_equal(ip(c.netmask), "255.255.0.0");	/* class B */
+}
+
+static void empty_client_is_dhcp_on_the_named_device(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(":::::eth2:dhcp"), 0);
+	assert_int_equal(c.method, IP_DHCP);
+	assert_string_equal(c.iface, "eth2");
+	assert_int_equal(parse("::::myhost::"), 0);
+	assert_int_equal(c.method, IP_DHCP);
+	assert_string_equal(c.hostname, "myhost");
+}
+
+static void dracut_mtu_in_place_of_dns(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("10.0.0.2::10.0.0.1:255.255.255.0::eth0:none:1400"), 0);
+	assert_int_equal(c.mtu, 1400);
+	assert_int_equal(c.ndns, 0);
+}
+
+static void two_dns_servers(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("10.0.0.2::10.0.0.1:255.255.255.0::eth0:off:1.1.1.1:9.9.9.9:10.0.0.1"), 0);
+	assert_int_equal(c.ndns, 2);
+	assert_string_equal(ip(c.dns[1]), "9.9.9.9");
+}
+
+static void what_we_cannot_do_is_named(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("dhcp6"), -EINVAL);
+	assert_non_null(strstr(err, "IPv6"));
+	assert_int_equal(parse("eth0:auto6"), -EINVAL);
+	assert_non_null(strstr(err, "IPv6"));
+	assert_int_equal(parse("rarp"), -EINVAL);
+	assert_non_null(strstr(err, "only DHCP"));
+	assert_int_equal(parse("eth0:dhcp:1500:52:54:00:12:34:56"), -EINVAL);
+	assert_non_null(strstr(err, "MAC"));
+}
+
+static void bad_input_names_the_field(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(""), -EINVAL);
+	assert_int_equal(parse("10.0.0.300::::::off"), -EINVAL);
+	assert_non_null(strstr(err, "client address \"10.0.0.300\""));
+	assert_int_equal(parse("10.0.0.3::gw:::eth0:off"), -EINVAL);
+	assert_non_null(strstr(err, "gateway \"gw\""));
+	assert_int_equal(parse(":::::eth0:off"), 0);
+	assert_int_equal(c.method, IP_OFF);
+	assert_int_equal(parse(":::::eth0:static"), -EINVAL);
+	assert_non_null(strstr(err, "client address"));
+	assert_int_equal(parse("10.0.0.3::::::sometimes"), -EINVAL);
+	assert_non_null(strstr(err, "autoconf \"sometimes\""));
+	assert_int_equal(parse("eth0:dhcp:12"), -EINVAL);
+	assert_non_null(strstr(err, "MTU \"12\""));
+	assert_int_equal(parse("averyveryverylonginterface:dhcp"), -EINVAL);
+	assert_non_null(strstr(err, "not an interface name"));
+	assert_int_equal(parse("a:b:c:d:e:f:g:h:i:j:k"), -EINVAL);
+}
+
+static void description_for_the_log(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(parse("10.0.2.15::10.0.2.2:255.255.255.0::eth0:off"), 0);
+	ipconf_describe(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "10.0.2.15/24 via 10.0.2.2 on eth0");
+	assert_int_equal(parse("dhcp"), 0);
+	ipconf_describe(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "DHCP on the first Ethernet interface");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(method_words),
+		cmocka_unit_test(dracut_interface_form),
+		cmocka_unit_test(kernel_static_form),
+		cmocka_unit_test(client_without_autoconf_is_static),
+		cmocka_unit_test(empty_client_is_dhcp_on_the_named_device),
+		cmocka_unit_test(dracut_mtu_in_place_of_dns),
+		cmocka_unit_test(two_dns_servers),
+		cmocka_unit_test(what_we_cannot_do_is_named),
+		cmocka_unit_test(bad_input_names_the_field),
+		cmocka_unit_test(description_for_the_log),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
