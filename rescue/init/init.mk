@@ -22,6 +22,8 @@ rescue-init: $(RESCUE_INIT)
 
 TEST_GROUPS += rescue-init rescue-shell faults members pid1
 TEST_GROUPS += readonly
+# An image the kernel did not unpack to its end (unpack.c).
+TEST_GROUPS += unpack
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(RESCUE_OBJDIR)/%.o: rescue/init/%.c

@@ -12,6 +12,7 @@
 
 #include "rescue-init.h"
 #include "storage.h"
+#include "unpack.h"
 
 #define HINT_FAILED	"rescue-ls lists block devices, rescue-mount mounts " \
 			"the root, exit retries the boot"
@@ -19,6 +20,8 @@
 			"the root, exit continues the boot"
 #define HINT_PIVOT	"the root is mounted on " NEWROOT " and " SYSROOT ", " \
 			"exit switches to it"
+#define HINT_UNPACK	"what the image holds is incomplete; exit tries the " \
+			"boot anyway"
 #define SYSROOT		"/sysroot"	/* dracut's: chroot /sysroot works */
 #define NOSHELL_TURN_S	5	/* rd.shell=0: a root wait between signals */
 #define NOSHELL_NOTE_S	60	/* rd.shell=0: a line while failing */
@@ -327,6 +330,16 @@ int main(int argc, char *argv[], char *envp[])
 
 	if (crashes)
 		restart_after_crash(crashes);
+
+	/* The image itself: a partial one fails in odd ways further on. */
+	if (!crashes && unpack_check("/", why, sizeof(why))) {
+		log_error("%s", why);
+		if (shell_run(HINT_UNPACK) < 0) {
+			log_error("no rescue shell to look at the incomplete "
+				  "image: giving up the boot");
+			shell_give_up(cmd.panic_s);
+		}
+	}
 
 	/* 3. Uevents first, so that no device is missed; then modules. */
 	uevent_fd = uevent_open();

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "imagemark.h"
 #include "mkrescue.h"
 
 /*
@@ -148,11 +149,50 @@ static int image_write_entry(struct archive *a, struct archive_entry *ae,
 	return 0;
 }
 
+/*
+ * The markers of a whole image (rescue/lib/imagemark.h): IMAGEMARK_BEGIN
+ * (layout.c reserves its place) gets the totals here, and IMAGEMARK_END
+ * with the same follows every other entry, out of the sorted order.
+ */
+static void image_marker(const struct list *l, char *text, size_t size)
+{
+	unsigned long long bytes = 0;
+	size_t i;
+
+	for (i = 0; i < l->count; i++)
+		if (S_ISREG(l->entries[i].mode) &&
+		    strcmp(l->entries[i].path, IMAGEMARK_BEGIN))
+			bytes += l->entries[i].size;
+	snprintf(text, size, IMAGEMARK_FORMAT,
+		 (unsigned long long)l->count + 1, bytes);
+}
+
+static int image_write_marked(struct archive *a, struct archive_entry *ae,
+			      const struct image_options *opt,
+			      const struct list_entry *e, const char *text,
+			      const char *path)
+{
+	struct list_entry m = *e;
+
+	if (strcmp(e->path, IMAGEMARK_BEGIN))
+		return image_write_entry(a, ae, opt, e, path);
+	m.mode = S_IFREG | 0644;
+	m.source = NULL;
+	m.data = (char *)text;
+	m.size = strlen(text);
+	return image_write_entry(a, ae, opt, &m, path);
+}
+
 int image_write(const struct list *l, const struct image_options *opt,
 		int fd, const char *path)
 {
 	struct archive_entry *ae = archive_entry_new();
 	struct archive *a = archive_write_new();
+	char text[128];
+	struct list_entry end = {
+		.path = (char *)IMAGEMARK_END, .mode = S_IFREG | 0644,
+		.data = text, .ino = (unsigned int)l->count + 1,
+	};
 	size_t i;
 	int err;
 
@@ -170,8 +210,12 @@ int image_write(const struct list *l, const struct image_options *opt,
 		err = image_fail(a, "set up", path);
 	if (!err && archive_write_open_fd(a, fd) != ARCHIVE_OK)
 		err = image_fail(a, "write", path);
+	image_marker(l, text, sizeof(text));
+	end.size = strlen(text);
 	for (i = 0; !err && i < l->count; i++)
-		err = image_write_entry(a, ae, opt, &l->entries[i], path);
+		err = image_write_marked(a, ae, opt, &l->entries[i], text, path);
+	if (!err)
+		err = image_write_entry(a, ae, opt, &end, path);
 	if (!err && archive_write_close(a) != ARCHIVE_OK)
 		err = image_fail(a, "write", path);
 out:

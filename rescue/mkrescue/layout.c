@@ -2,6 +2,7 @@
 /* mkrescue-layout.c: the directories, nodes and /etc of every image. */
 #include <string.h>
 
+#include "imagemark.h"
 #include "mkrescue.h"
 
 /*
@@ -39,6 +40,8 @@ static const struct layout_file {
 	  "export PATH=/bin:/sbin:/usr/bin:/usr/sbin\n"
 	  "export HOME=/root\n"
 	  "PS1='rescue:\\w# '\n" },
+	/* The first marker of a whole image: image.c writes its text. */
+	{ IMAGEMARK_BEGIN, "" },
 };
 
 static const struct layout_link {
