@@ -19,6 +19,9 @@ DEPS_PACKAGES = \
 DEPS_PACKAGES += debootstrap linux-image-6.12-amd64
 # XFS roots with a dirty log (tests/readonly.sh).
 DEPS_PACKAGES += xfsprogs
+# make deb and its test (tests/package.sh, which runs grub-mkconfig in a
+# Debian root booted from a copy of tests/debian-root).
+DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
 # always goes where dracut looks for modules.
@@ -63,13 +66,15 @@ TEST_GROUPS += debian
 TEST_GROUPS += stacked
 # Roots in LUKS containers that rescue-init opens (tests/luks.sh).
 TEST_GROUPS += luks
+# Roots on LVM2 logical volumes that rescue-init activates (tests/lvm.sh).
+TEST_GROUPS += lvm
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.
 CHECK_DEPS += $(if $(filter kernel kernel-userspace,$(or $(CHECK_GROUPS),$(TEST_GROUPS))),\
 	$(foreach b,$(filter-out 6.1,$(KERNEL_BASES)),$(call kernel_image,$(b)) $(call test_module,$(b))))
 
 # ---- targets ----------------------------------------------------------
-.PHONY: all deps kernel test-module image run check bench install uninstall clean
+.PHONY: all deps kernel test-module image run check bench install uninstall clean deb
 
 all: kernel image
 
@@ -161,14 +166,14 @@ INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
 
 # mkrescue is rebuilt for installation, with the installed paths of
 # rescue-init and the module list as its defaults.
+# The lock: tests of groups that run side by side install into their own
+# DESTDIRs, but all through this one $(BUILD)/install.
 install: $(BUILD)/rescue-init
 	mkdir -p $(BUILD)/install
 	flock $(BUILD)/install/.lock $(MAKE) --no-print-directory BUILD=$(BUILD)/install \
 		MKRESCUE_INIT=$(PKGLIBDIR)/rescue-init \
 		MKRESCUE_MODULE_LIST=$(PKGDATADIR)/modules.list $(BUILD)/install/mkrescue
 	install -D -m 0755 $(BUILD)/rescue-init $(DESTDIR)$(PKGLIBDIR)/rescue-init
-# The lock: tests of groups that run side by side install into their own
-# DESTDIRs, but all through this one $(BUILD)/install.
 	install -D -m 0755 $(BUILD)/install/mkrescue $(DESTDIR)$(SBINDIR)/mkrescue
 	install -D -m 0644 rescue/mkrescue/modules.list $(DESTDIR)$(PKGDATADIR)/modules.list
 	install -D -m 0644 rescue/init/rescue-init.8 $(DESTDIR)$(MANDIR)/man8/rescue-init.8
@@ -186,6 +191,20 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
 	-rmdir $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue $(DESTDIR)$(PKGLIBDIR) \
 	       $(DESTDIR)$(PKGDATADIR) 2>/dev/null
+
+# make deb: the Debian package (debian/), $(BUILD)/deb/*.deb.
+# dpkg-buildpackage writes into debian/ and the .deb into the parent of
+# the source directory, so it runs in a copy of what the package is built
+# from, $(BUILD)/deb/src: nothing is written outside $(BUILD).
+DEB_DIR     = $(BUILD)/deb
+DEB_SOURCES = Makefile rescue dracut-module debian packaging
+deb:
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	tar -c --exclude=debian/build --exclude=debian/devtmpfs-rescue $(DEB_SOURCES) | \
+		tar -x -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+		{ tail -n 20 ../build.log; exit 1; }
+	@ls $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf $(BUILD)
