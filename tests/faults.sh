@@ -3,7 +3,8 @@
 # tests/rescue-init.sh does not already cover: a root disk hot-added
 # through the QEMU monitor after boot, with and without rootwait; a
 # corrupt root superblock and corrupt group descriptors; root=UUID= with
-# no value.  Every boot checks that no disk image changed (sha256).
+# no value; a root with a journal to replay, in the rescue shell.  Every
+# boot checks that no disk image changed (sha256).
 #
 # Covered elsewhere, by name: missing root (rescue-shell/missing_root_
 # opens_shell, rd_shell_0_waits_without_shell), duplicated UUID
@@ -114,4 +115,49 @@ test_uuid_without_value_is_reported() {
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
 	corrupt_boot "$T/decoy.img" "root=UUID=" &&
 	expect_log "$T/console.log" 'rescue: unable to parse root=UUID=: nothing after UUID=$' "the message"
+}
+
+# ---- a root that died while writing -------------------------------------
+
+# The machine died in the middle of a write: its ext4 root has a journal
+# to replay (rescue-lib's maker).  The rescue word stops at the shell in
+# strict read-only mode: rescue-ls names the root, e2fsck -n sees the
+# journal and writes nothing, rescue-mount mounts it without replaying
+# it, and the disk is byte-identical after the boot, its journal still
+# unreplayed for whoever copies it first.
+test_dirty_root_is_named_and_checked_in_the_rescue_shell_without_writing() {
+	local recipe
+	EXTRA_LIST=$T/extra.list
+	echo "file /sbin/e2fsck /sbin/e2fsck.static 0755 0 0" >"$EXTRA_LIST"
+	make_image "$T/initrd" || return 1
+	make_root_dir "$T/root" dirty
+	recipe=$( {
+		(cd "$T/root" && find . -printf '%p %l %s %m\n' | sort)
+		sha256sum "$T/root/sbin/init" | cut -d' ' -f1
+		echo "faults dirty $ROOT_UUID 16 MiB"
+	})
+	dirty_ext4_disk "$T/root.img" /dev/vda 0 "$recipe" \
+		make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" dirtyroot || return 1
+	record_sums "$T/root.img"
+	{
+		echo "rescue-ls"
+		echo "e2fsck -n /dev/vda"
+		result_cmd fsck status '$?' ro '$(blockdev --getro /dev/vda)'
+		echo "rescue-mount"
+		result_cmd mnt marker '$(cat /newroot/marker)'
+	} >"$T/commands"
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
+		--append "root=UUID=$ROOT_UUID rescue" --disk "virtio-blk:$T/root.img" || return 1
+	expect_disks_unchanged &&
+	expect_log "$T/console.log" "vda +254:0 +16M +ext4 +$ROOT_UUID +dirtyroot" \
+		"rescue-ls naming the dirty root" &&
+	expect_log "$T/console.log" 'skipping journal recovery because doing a read-only filesystem check' \
+		"e2fsck -n seeing the journal to replay" &&
+	expect_field "$T/console.log" fsck ro 1 &&
+	expect_log "$T/console.log" '^rescue-mount: mounted /dev/vda \(ext4, ro\) on /newroot' \
+		"rescue-mount of the root" &&
+	expect_field "$T/console.log" mnt marker dirty || return 1
+	needs_recovery "$T/root.img" ||
+		fail "the root's journal was replayed during the rescue boot"
+	note "e2fsck -n on the dirty root: status $(result_field "$T/console.log" fsck status)"
 }
