@@ -245,6 +245,38 @@ void modload_alias(const char *modalias)
 		log_debug("no module for %s", modalias);
 }
 
+struct request_ctx {
+	int err;		/* the first module that failed */
+};
+
+static int load_counted(void *ctx, const struct module *m, const char *reason)
+{
+	struct request_ctx *c = ctx;
+	int err = load_one(NULL, m, reason);
+
+	if (err && !c->err)
+		c->err = err;
+	return err;
+}
+
+/*
+ * One name or alias as modprobe(8) is asked for it: 0 once it is loaded
+ * (or built in, or was already there), -ENOENT when no module has that
+ * name or alias, else the error of the first module that failed.
+ */
+int modload_request(const char *name)
+{
+	struct request_ctx c = { 0 };
+	int n;
+
+	if (!modules_active)
+		return -ENOENT;
+	n = modload_order(&modules, name, load_counted, &c);
+	if (n < 0)
+		return n;
+	return c.err;
+}
+
 /* Filesystems come as modules too: "fs-ext4" in modules.alias. */
 void modload_fs(const char *fstype)
 {
