@@ -257,14 +257,66 @@ test_rd_lvm_0_leaves_the_pv_alone() {
 
 # ---- read-only --------------------------------------------------------
 
-# rescue.ro=strict: the LVs are activated read-only and lvm may write no
-# metadata: every disk byte-identical after the boot.
+# rescue.ro=strict: the LVs are activated read-only (lvm's own view:
+# lv_attr R, at rd.break=pre-pivot in the rescue shell), lvm may write
+# no metadata, and every disk is byte-identical after the boot.
 test_strict_readonly_activates_read_only() {
-	lvm_boot "root=/dev/rescue-vg/root-lv rescue.ro=strict" \
-		virtio-blk:lvm-root virtio-blk:span1 nvme:span2 || return 1
-	expect_log "$T/console.log" "rescue: lvm: activating the LVs of rescue-vg \(volume group rescue-vg, .*\), read-only" \
-		"the activation read-only" &&
+	make_lvm_disks && lvm_image || return 1
+	record_sums "$T/lvm-root.img" "$T/span1.img" "$T/span2.img"
+	cat >"$T/steps" <<-'STEPS'
+	want \(rescue\) # 
+	send lvm lvs --noheadings -o vg_name,lv_name,lv_attr
+	want span +root +-Ri-a
+	want \(rescue\) # 
+	send lvm lvs --noheadings -o vg_name,lv_name,lv_attr rescue-vg/root-lv
+	want rescue-vg +root-lv +-Ri-a
+	send exit
+	want TEST RESULT: root
+	end
+	STEPS
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--append "root=/dev/rescue-vg/root-lv rescue.ro=strict rd.break=pre-pivot" \
+		--disk "virtio-blk:$T/lvm-root.img" --disk "virtio-blk:$T/span1.img" \
+		--disk "nvme:$T/span2.img" ||
+		{ show_log "$T/console.log" 40; fail "the LVs are not active read-only (lv_attr R)"; return 1; }
+	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated read-only" \
+		"the root's VG activated read-only" &&
 	expect_log "$T/console.log" "rescue: lvm: volume group span: 1 LVs activated read-only" \
 		"the other VG read-only too" &&
 	expect_lv_root lvm-root
+}
+
+# ---- LUKS below LVM ---------------------------------------------------
+
+# The Debian installer's "encrypted LVM": partition-less here, LUKS2 ->
+# LVM -> ext4.  The passphrase is typed on the serial console at the
+# LUKS layer's prompt; the PV inside appears as dm-0 and its VG is
+# activated from there.  PBKDF2 at 1000 iterations, the cheapest, so
+# that the key derivation does not dominate under TCG.
+test_luks2_then_lvm_then_ext4() {
+	local luks_uuid
+	make_lvm_disks && lvm_image || return 1
+	luks_uuid=$(blkid -p -s UUID -o value "$T/luks.img") && [ -n "$luks_uuid" ] ||
+		{ fail "no LUKS UUID on $T/luks.img"; return 1; }
+	record_sums "$T/luks.img"
+	cat >"$T/steps" <<-EOF
+	want Passphrase for /dev/vda \\(LUKS UUID $luks_uuid\\):
+	send $LUKS_PASS
+	want TEST RESULT: root
+	end
+	EOF
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--append "root=/dev/cryptvg/root" --disk "virtio-blk:$T/luks.img" ||
+		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+	expect_log "$T/console.log" \
+		"rescue: lvm: /dev/dm-0 is PV $PV_LUKS of volume group cryptvg \(UUID [A-Za-z0-9-]+\), 1 of 1 PVs there" \
+		"the PV inside the LUKS container" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group cryptvg: 1 LVs activated$" \
+		"its LV activated" &&
+	expect_log "$T/console.log" "rescue: found root /dev/cryptvg/root on /dev/dm-1 " \
+		"the root found on the LV above the container" &&
+	expect_no_log "$T/console.log" "$LUKS_PASS" "the passphrase on the console" &&
+	expect_lv_root luks-lvm
 }
