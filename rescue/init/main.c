@@ -287,6 +287,8 @@ int main(int argc, char *argv[], char *envp[])
 	int err, console;
 
 	t_start = log_now_us();
+	if (getpid() != 1 && argc > 0 && modprobe_called(argv[0]))
+		return modprobe_main(argc, argv);
 	if (getpid() != 1)
 		return tools_main(argc, argv);
 	crashes = crash_install(envp);
