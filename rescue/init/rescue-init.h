@@ -192,6 +192,11 @@ void modload_fs(const char *fstype);
 void modload_filesystems(void (*fn)(const char *name));
 bool modload_active(void);
 unsigned modload_loaded(void);
+int modload_request(const char *name);
+
+/* modprobe.c: rescue-init called as modprobe, for request_module() */
+bool modprobe_called(const char *argv0);
+int modprobe_main(int argc, char *argv[]);
 
 /* mounts.c */
 struct mountent {
