@@ -55,19 +55,23 @@ static int read_attr(const char *path, char *buf, size_t size)
 /* The control node from sysfs, when devtmpfs did not make it. */
 static int make_control(void)
 {
-	unsigned maj, min;
-	char buf[32];
+	unsigned long maj, min;
+	char buf[32], *end;
 	int err;
 
 	err = read_attr(DM_MISC_DEV, buf, sizeof(buf));
 	if (err)
 		return err;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+	maj = strtoul(buf, &end, 10);
+	if (end == buf || *end != ':')
+		return -EINVAL;
+	min = strtoul(end + 1, &end, 10);
+	if (*end || maj > 0xfff || min > 0xfffff)
 		return -EINVAL;
 	if (mkdir("/dev/mapper", 0755) && errno != EEXIST)
 		return -errno;
-	if (mknod(DM_CONTROL, S_IFCHR | 0600, makedev(maj, min)) &&
-	    errno != EEXIST)
+	if (mknod(DM_CONTROL, S_IFCHR | 0600,
+		  makedev((unsigned)maj, (unsigned)min)) && errno != EEXIST)
 		return -errno;
 	return 0;
 }
@@ -290,7 +294,7 @@ static void make_link(const char *name, const char *dev)
 
 void dm_annotate(struct blkdev *d)
 {
-	char name[128], alias[160];
+	char name[128] = "", alias[160];
 	size_t i;
 
 	if (strncmp(d->name, "dm-", 3) ||

@@ -178,7 +178,7 @@ static int open_with(struct luks *x, const void *key, size_t len)
 	else if (r != CRYPTSETUP_BAD_KEY)
 		snprintf(x->why, sizeof(x->why), "cryptsetup failed (exit "
 			 "status %d)", r);
-	return r ? r : -EIO;
+	return r;
 }
 
 /* One line from the console, echo off; its length, or -errno. */
@@ -327,7 +327,8 @@ static int try_key(struct luks *x, size_t i, const struct blkdev *kd)
 		log_warn("luks: no key %s%s%s for %s: %s", keys[i].path,
 			 kd ? " on " : " in the initramfs", kd ? kd->node : "",
 			 x->node, err == -EFBIG ? "larger than 8 KiB" :
-			 err == -EMEDIUMTYPE ? "no filesystem" : strerror(-err));
+			 err == -EMEDIUMTYPE ? "no filesystem" :
+			 strerror(-err));
 		return err;
 	}
 	err = open_with(x, buf, len);

@@ -20,7 +20,8 @@ static char why[256];
 static void path_only(void **state)
 {
 	(void)state;
-	assert_int_equal(lukskey_parse("/etc/luks.key", &k, why, sizeof(why)), 0);
+	assert_int_equal(lukskey_parse("/etc/luks.key", &k, why,
+				       sizeof(why)), 0);
 	assert_string_equal(k.path, "/etc/luks.key");
 	assert_false(k.has_keydev);
 	assert_false(k.has_luksdev);
