@@ -5,6 +5,8 @@
  *
  *  dm_ready()     dm_mod loaded (it has no modalias, so coldplug never
  *                 loads it) and /dev/mapper/control there;
+ *  dm_tool()      where the image has a tool, or the line that says
+ *                 it has none;
  *  dm_run()       one storage tool of the image (cryptsetup, lvm), its
  *                 output in rescue-init's log, udev off for
  *                 libdevmapper (DM_DISABLE_UDEV=1: it makes the
@@ -94,8 +96,7 @@ int dm_ready(void)
 	return err;
 }
 
-/* Where the image has TOOL: its path in PATH, or -ENOENT. */
-static int find_tool(const char *tool, char *path, size_t size)
+int dm_tool(const char *tool, char *path, size_t size)
 {
 	static const char *const dirs[] = {
 		"/usr/sbin", "/sbin", "/usr/bin", "/bin",
@@ -107,6 +108,8 @@ static int find_tool(const char *tool, char *path, size_t size)
 		if (access(path, X_OK) == 0)
 			return 0;
 	}
+	log_error("no %s in this image: make it with mkrescue --storage",
+		  tool);
 	return -ENOENT;
 }
 
@@ -171,11 +174,8 @@ int dm_run(const char *tool, char *const argv[], const void *input,
 
 	if (out && outsize)
 		out[0] = '\0';
-	if (find_tool(tool, path, sizeof(path))) {
-		log_error("no %s in this image: make it with mkrescue "
-			  "--storage", tool);
+	if (dm_tool(tool, path, sizeof(path)))
 		return -ENOENT;
-	}
 	if ((input && pipe2(inp, O_CLOEXEC)) || pipe2(outp, O_CLOEXEC)) {
 		err = -errno;
 		log_error("unable to run %s: pipe: %s", tool, strerror(-err));

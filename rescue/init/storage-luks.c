@@ -172,7 +172,9 @@ static int open_with(struct luks *x, const void *key, size_t len)
 			 storage_readonly() ? ", read-only" : "");
 		return 0;
 	}
-	if (r < 0)
+	if (r == -ENOENT)
+		snprintf(x->why, sizeof(x->why), "no cryptsetup in this image");
+	else if (r < 0)
 		snprintf(x->why, sizeof(x->why), "cryptsetup did not run: %s",
 			 strerror(-r));
 	else if (r != CRYPTSETUP_BAD_KEY)
@@ -393,6 +395,7 @@ static int unlock(struct luks *x, size_t from)
 static int luks_add(const struct blkdev *d)
 {
 	struct luks *x = find(d);
+	char path[64];
 
 	if (!x)
 		return -ENOSPC;
@@ -421,6 +424,12 @@ static int luks_add(const struct blkdev *d)
 		x->state = L_FAILED;
 		snprintf(x->why, sizeof(x->why), "no device-mapper");
 		return -ENODEV;
+	}
+	/* before any prompt: a passphrase asked for nothing */
+	if (dm_tool("cryptsetup", path, sizeof(path))) {
+		x->state = L_FAILED;
+		snprintf(x->why, sizeof(x->why), "no cryptsetup in this image");
+		return -ENOENT;
 	}
 	modload_alias("dm_crypt");
 	return unlock(x, 0);

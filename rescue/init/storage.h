@@ -90,6 +90,9 @@ extern const struct storage_layer storage_lvm;
  * tool's exit status (0 success, > 0 its failure), or -ENOENT after
  * "no TOOL in this image: make it with mkrescue --storage", or -errno.
  *
+ * dm_tool(TOOL, PATH, SIZE): TOOL's path in the image, or -ENOENT after
+ * that same line: for a layer that must know before it asks for a key.
+ *
  * dm_find(DMNAME, DEV, SIZE): the dm-N whose mapping is named DMNAME.
  * dm_info(DEV, NAME, NSIZE, UUID, USIZE): the mapping name and dm UUID
  * (UUID may be NULL) of dm-N.
@@ -100,6 +103,7 @@ extern const struct storage_layer storage_lvm;
 int dm_ready(void);
 int dm_run(const char *tool, char *const argv[], const void *input,
 	   size_t inlen, char *out, size_t outsize);
+int dm_tool(const char *tool, char *path, size_t size);
 int dm_find(const char *dmname, char *dev, size_t size);
 int dm_info(const char *dev, char *name, size_t nsize, char *uuid,
 	    size_t usize);
