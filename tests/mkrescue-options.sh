@@ -62,3 +62,12 @@ test_help_shows_the_defaults() {
 		! grep -q /somewhere/else "$T/help" ||
 		fail "--help does not show the compiled-in --init:" "$(grep -- --init "$T/help")"
 }
+
+# --hostonly replaces the module list and needs a kernel to resolve the
+# host's drivers against.
+test_hostonly_needs_a_kernel_and_no_module_list() {
+	mk_setup || return 1
+	expect_usage_error "--hostonly needs -k or --kmoddir" --hostonly || return 1
+	expect_usage_error "--hostonly and --module-list exclude each other" \
+		--kmoddir "$T" --hostonly --module-list "$T/list"
+}

@@ -460,6 +460,30 @@ exec_us() {
 	tr -d '\r' <"$1" | sed -n 's/^.*rescue: exec .* after \([0-9]*\) us$/\1/p' | tail -n1
 }
 
+# mkrescue -k's default set (drivers by directory) and --hostonly both
+# boot the stock kernel to a virtio root; rescue-init's own figure, main()
+# to the exec of the real init, and the image size of each are notes.
+test_stock_kernel_boots_default_and_hostonly_images() {
+	for_each_stock_kernel stock_kernel_boots_default_and_hostonly_images
+}
+
+stock_kernel_boots_default_and_hostonly_images() {
+	local kver mode
+	kver=$(stock_kernel_version) || return 1
+	make_root_dir "$T/root" stock
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	for mode in default hostonly; do
+		"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" \
+			$([ "$mode" = hostonly ] && echo --hostonly) -o "$T/$mode.img" || return 1
+		VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/$mode.log" --kernel "/boot/vmlinuz-$kver" \
+			--initrd "$T/$mode.img" --mem 1G --append "root=UUID=$ROOT_UUID" \
+			--disk "virtio-blk:$T/root.img" || return 1
+		expect_field "$T/$mode.log" root marker stock &&
+		expect_field "$T/$mode.log" root dev /dev/vda || return 1
+		note "$kver $mode: image $(stat -c %s "$T/$mode.img") bytes, exec after $(exec_us "$T/$mode.log") us"
+	done
+}
+
 # The root last among 16 virtio disks: rescue-init probes every one (a
 # UUID must be unique) and boots the root.  How long that takes is a
 # figure of make bench ("(a) with 16 disks", rescue-init start to exec),

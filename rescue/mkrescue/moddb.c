@@ -110,6 +110,11 @@ const char *moddb_dir(const struct moddb *db)
 	return db->dir;
 }
 
+size_t moddb_count(const struct moddb *db)
+{
+	return db->ix.nmods;
+}
+
 struct moddb_module *moddb_module(struct moddb *db, size_t i)
 {
 	return &db->mods[i];

@@ -143,6 +143,53 @@ static int modules_request(struct modules_ctx *ctx, const char *name,
 	return 0;
 }
 
+/*
+ * A directory of the list ("kernel/drivers/ata/"): every module below it,
+ * as dracut --no-hostonly takes drivers by directory rather than by name.
+ */
+static int modules_request_dir(struct modules_ctx *ctx, const char *dir,
+			       const char *why)
+{
+	size_t i, len = strlen(dir), n = 0;
+	int err = 0;
+
+	if (strspn(dir, "abcdefghijklmnopqrstuvwxyz0123456789_-./") != len ||
+	    strstr(dir, "..") || dir[0] == '/') {
+		msg_error("unable to add modules of '%s' (%s): not a directory "
+			  "of the module tree", dir, why);
+		return -EINVAL;
+	}
+	for (i = 0; !err && i < moddb_count(ctx->db); i++) {
+		if (strncmp(moddb_module(ctx->db, i)->path, dir, len))
+			continue;
+		err = modules_ship(ctx, i, why);
+		n++;
+	}
+	if (!err)
+		msg_verbose("%zu modules below %s (%s)", n, dir, why);
+	return err;
+}
+
+/* --hostonly: a module name, a driver's name or a modalias of the host. */
+static int modules_host(void *c, const char *name, const char *why)
+{
+	struct modules_ctx *ctx = c;
+	const char *outer = ctx->why;
+	ssize_t k = moddb_find(ctx->db, name);
+	int n;
+
+	if (k >= 0)
+		return modules_ship(ctx, (size_t)k, why);
+	if (moddb_is_builtin(ctx->db, name))
+		return 0;
+	ctx->why = why;
+	n = moddb_resolve_alias(ctx->db, name, modules_ship_alias, ctx);
+	ctx->why = outer;
+	if (n == 0)
+		msg_verbose("%s (%s): no module of %s", name, why, ctx->kver);
+	return n < 0 ? n : 0;
+}
+
 static int modules_read_list(struct modules_ctx *ctx, const char *file)
 {
 	struct buf b = { 0 }, why = { 0 };
@@ -168,7 +215,9 @@ static int modules_read_list(struct modules_ctx *ctx, const char *file)
 		end = line + strlen(line);
 		while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 			*--end = '\0';
-		if (*line)
+		if (*line && end[-1] == '/')
+			err = modules_request_dir(ctx, line, why.data);
+		else if (*line)
 			err = modules_request(ctx, line, why.data, false);
 	}
 	if (err == -ENOMEM)
@@ -254,11 +303,22 @@ int modules_add(struct list *l, const struct modules_request *req)
 	err = moddb_load(&ctx.db, req->kmoddir);
 	if (err)
 		return err;
-	err = modules_read_list(&ctx, req->module_list);
+	if (req->hostonly)
+		err = hostonly_walk("/sys", "/proc/mounts", modules_host, &ctx);
+	else
+		err = modules_read_list(&ctx, req->module_list);
 	for (i = 0; !err && i < req->nadd; i++)
 		err = modules_request(&ctx, req->add[i], "--add-module", true);
 	if (!err)
 		err = modules_add_indexes(&ctx);
+	/*
+	 * The kernel's request_module() runs /sbin/modprobe; busybox's
+	 * cannot read .ko.xz (Debian's 6.12), rescue-init can.
+	 */
+	if (!err)
+		err = list_add_symlink(l, "sbin/modprobe", "../init", LIST_OWN,
+				       "rescue-init as modprobe, for the "
+				       "kernel's request_module");
 	if (!err)
 		msg_verbose("%zu modules of %s from %s", ctx.shipped, req->kver,
 			    req->kmoddir);

@@ -27,6 +27,8 @@ static void usage(FILE *f, const struct options *d)
 		"      --kmoddir DIR        where they are (default /lib/modules/KVER)\n"
 		"      --module-list FILE   names of the modules to ship\n"
 		"                           (default %s)\n"
+		"      --hostonly           only the drivers of this host's block\n"
+		"                           devices and its root filesystem's module\n"
 		"      --add-module NAME    ship NAME too (repeatable)\n"
 		"      --include SRC:DST    add a file or a tree at DST (repeatable)\n"
 		"      --storage            ship mdadm, cryptsetup, lvm, dmsetup, btrfs\n"
@@ -75,6 +77,7 @@ enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
 	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
 	OPT_COMPRESS_LEVEL, OPT_VERSION, OPT_STORAGE, OPT_NO_STORAGE,
+	OPT_HOSTONLY,
 };
 
 static const struct option long_options[] = {
@@ -87,6 +90,7 @@ static const struct option long_options[] = {
 	{ "kmoddir", required_argument, NULL, OPT_KMODDIR },
 	{ "module-list", required_argument, NULL, OPT_MODULE_LIST },
 	{ "add-module", required_argument, NULL, OPT_ADD_MODULE },
+	{ "hostonly", no_argument, NULL, OPT_HOSTONLY },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "storage", no_argument, NULL, OPT_STORAGE },
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
@@ -176,6 +180,7 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_COMPRESS_LEVEL: level = optarg; break;
 		case OPT_STORAGE: o->storage = OPTIONS_STORAGE_ON; break;
 		case OPT_NO_STORAGE: o->storage = OPTIONS_STORAGE_OFF; break;
+		case OPT_HOSTONLY: o->hostonly = true; break;
 		case 'v': msg_verbose_on = true; break;
 		case 'h': usage(stdout, &defaults); return 1;
 		case OPT_VERSION: printf("mkrescue %s\n", o->version); return 1;
@@ -196,6 +201,10 @@ int parse_options(int argc, char **argv, struct options *o)
 			 o->image.compress == IMAGE_ZSTD ? MKRESCUE_ZSTD_LEVEL : -1;
 	if (!o->kver && !o->kmoddir && (o->nadd || o->module_list_given))
 		return usage_error("--add-module and --module-list need -k or --kmoddir", NULL);
+	if (o->hostonly && !o->kver && !o->kmoddir)
+		return usage_error("--hostonly needs -k or --kmoddir", NULL);
+	if (o->hostonly && o->module_list_given)
+		return usage_error("--hostonly and --module-list exclude each other", NULL);
 	return 0;
 }
 

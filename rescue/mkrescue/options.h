@@ -21,7 +21,7 @@ struct options {
 	const char *init, *busybox, *e2fsck;
 	bool e2fsck_given, e2fsck_off;
 	const char *kver, *kmoddir, *module_list;
-	bool module_list_given;
+	bool module_list_given, hostonly;
 	enum options_storage storage;
 	const char **add, **include;
 	size_t nadd, ninclude;
