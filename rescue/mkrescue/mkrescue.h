@@ -167,6 +167,7 @@ struct moddb_module {
 int moddb_load(struct moddb **dbp, const char *dir);
 void moddb_free(struct moddb *db);
 const char *moddb_dir(const struct moddb *db);
+size_t moddb_count(const struct moddb *db);
 struct moddb_module *moddb_module(struct moddb *db, size_t i);
 /* Index of the module called NAME ('-' or '_'), or -ENOENT. */
 ssize_t moddb_find(const struct moddb *db, const char *name);
@@ -190,8 +191,17 @@ struct modules_request {
 	const char *module_list;	/* file of module names */
 	const char *const *add;		/* --add-module names */
 	size_t nadd;
+	bool hostonly;			/* the host's drivers, not the list */
 };
 int modules_add(struct list *l, const struct modules_request *req);
+
+/*
+ * mkrescue-hostonly.c: for each driver of the host's block devices and
+ * its root filesystem, FN with a module name, driver name or modalias.
+ */
+typedef int hostonly_fn(void *ctx, const char *name_or_alias, const char *why);
+int hostonly_walk(const char *sysfs, const char *mounts, hostonly_fn *fn,
+		  void *ctx);
 
 /* mkrescue-image.c: the cpio newc archive, through libarchive */
 enum image_compress {
