@@ -126,6 +126,7 @@ static int gather(struct list *l, const struct options *o)
 	struct modules_request req = {
 		.kver = o->kver, .kmoddir = o->kmoddir,
 		.module_list = o->module_list, .add = o->add, .nadd = o->nadd,
+		.hostonly = o->hostonly,
 	};
 	size_t i;
 	int err;
