@@ -27,7 +27,8 @@ PARSER_modload   = init/modload.c init/log.c $(PARSER_cmdline) \
 # mkrescue's layer over it: shipping, pruning, the module list.
 PARSER_moddb     = mkrescue/moddb.c mkrescue/prune.c mkrescue/buf.c \
 		   mkrescue/msg.c $(PARSER_modindex)
-PARSER_modules   = mkrescue/modules.c mkrescue/list.c $(PARSER_moddb)
+PARSER_modules   = mkrescue/modules.c mkrescue/hostonly.c mkrescue/list.c \
+		   $(PARSER_moddb)
 PARSER_include   = mkrescue/include.c mkrescue/list.c mkrescue/buf.c \
 		   mkrescue/msg.c lib/readfile.c
 PARSER_options   = mkrescue/options.c mkrescue/msg.c
