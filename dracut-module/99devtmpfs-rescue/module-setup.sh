@@ -136,7 +136,9 @@ installkernel() {
         dfatal "devtmpfs-rescue: unable to read the module list $list: set DEVTMPFS_RESCUE_MODULE_LIST or run make install"
         return 1
     fi
-    mods=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
+    # A directory of the list (kernel/drivers/ata/) is instmods' =drivers/ata.
+    mods=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
+        -e 's|^[[:space:]]*kernel/\(.*\)/[[:space:]]*$|=\1|' "$list")
     # shellcheck disable=SC2086
     instmods $mods
 }
