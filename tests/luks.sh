@@ -143,14 +143,15 @@ test_luks_wrong_passphrase_then_right() {
 
 # rd.luks.key=/root.key:LABEL=keys: the key file on a second disk, found
 # by its label, mounted read-only; nothing typed (a prompt would hang
-# the boot until the VM's timeout).
+# the boot until the VM's timeout).  rd.luks.uuid= with dracut's luks-
+# prefix names this container.
 test_luks_key_file_on_a_key_device() {
 	luks_setup 2 luks-keyfile || return 1
 	mkdir -p "$T/keys"
 	cp "$T/pass" "$T/keys/root.key"
 	make_ext4 "$T/keys" "$T/keys.img" 8 "$DECOY_UUID" keys
 	record_sums "$T/c.img" "$T/keys.img"
-	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID rd.luks.key=/root.key:LABEL=keys" \
+	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID rd.luks.key=/root.key:LABEL=keys rd.luks.uuid=luks-$LUKS_UUID" \
 		--disk "virtio-blk:$T/c.img" --disk "virtio-blk:$T/keys.img" || return 1
 	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
 	expect_luks_root 2 luks-keyfile &&
@@ -176,6 +177,21 @@ test_luks_off_leaves_the_container_closed() {
 	expect_disks_unchanged
 }
 
+# rd.luks.uuid= naming another container: this one stays closed, with a
+# line, and nothing is asked.
+test_luks_uuid_leaves_other_containers_closed() {
+	luks_setup 2 luks-other || return 1
+	luks_boot "root=UUID=$ROOT_UUID rootwait=2 rd.luks.uuid=luks-0badc0de-0000-4000-8000-000000000000 rd.shell=0 rd.retry=1 panic=1" \
+		--disk "virtio-blk:$T/c.img" || return 1
+	expect_log "$T/console.log" "rescue: luks: /dev/vda left closed: its UUID $LUKS_UUID is not in rd.luks.uuid" \
+		"the container left closed, and why" &&
+	expect_log "$T/console.log" "rescue: vda: LUKS2, UUID $LUKS_UUID: not opened: not in rd.luks.uuid" \
+		"the container's line in the device table" &&
+	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
+
 # Strict read-only: the mapping is made read-only, and the container is
 # byte-identical after the boot.
 test_luks_strict_readonly() {
@@ -183,5 +199,24 @@ test_luks_strict_readonly() {
 	typed_passphrase_steps
 	luks_steps "root=UUID=$ROOT_UUID rescue.ro=strict" --disk "virtio-blk:$T/c.img" || return 1
 	expect_luks_root 2 luks-strict ", read-only" &&
+	expect_disks_unchanged
+}
+
+# An image without the storage tools: one line says how to make one that
+# has cryptsetup, and the device table says why the container is closed.
+test_luks_without_cryptsetup_says_so() {
+	KVER=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --no-storage -o "$T/initrd" \
+		2>"$T/mkrescue.err" ||
+		{ fail "mkrescue -k $KVER --no-storage failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+	make_luks_root 2 "$T/c.img" luks-no-tool || return 1
+	record_sums "$T/c.img"
+	luks_boot "root=UUID=$ROOT_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
+		--disk "virtio-blk:$T/c.img" || return 1
+	expect_log "$T/console.log" "rescue: no cryptsetup in this image: make it with mkrescue --storage" \
+		"the missing tool named, and how to get it" &&
+	expect_log "$T/console.log" "rescue: vda: LUKS2, UUID $LUKS_UUID: not opened: no cryptsetup in this image" \
+		"the container's line in the device table" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
 	expect_disks_unchanged
 }

@@ -212,6 +212,8 @@ static int ask(const struct luks *x, int try, char *buf, size_t size)
 	close(fd);
 	if (n < 0)
 		return -errno;
+	if (n == 0)
+		return -ENODATA;	/* end of input, not an empty line */
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		n--;
 	buf[n] = '\0';
@@ -238,7 +240,8 @@ static int prompt(struct luks *x)
 		n = ask(x, try, pass, sizeof(pass));
 		if (n < 0) {
 			snprintf(x->why, sizeof(x->why), "no passphrase: "
-				 "/dev/console: %s", strerror(-n));
+				 "/dev/console: %s", n == -ENODATA ?
+				 "end of input" : strerror(-n));
 			break;
 		}
 		r = open_with(x, pass, (size_t)n);
