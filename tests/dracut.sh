@@ -94,7 +94,7 @@ test_dracut_add_makes_rescue_init_the_init() {
 		"the module saying what it replaced" &&
 	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: systemd is in the image but does not run' \
 		"the module saying what it leaves unused" &&
-	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: none \(not yet: mdraid btrfs crypt lvm ' \
+	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: lvm \(not yet: mdraid btrfs crypt ' \
 		"the module saying which storage layers rescue-init has"
 }
 
@@ -149,7 +149,7 @@ test_layer_marked_supported_installs_its_tool() {
 		--no-kernel --no-compress --add "devtmpfs-rescue mdraid" --omit "$omit") ||
 		return 1
 	[ "$status" -eq 0 ] || { fail "dracut failed:" "$(tail -5 "$T/dracut.log")"; return 1; }
-	expect_log "$T/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: mdraid \(not yet: btrfs crypt' \
+	expect_log "$T/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: mdraid lvm \(not yet: btrfs crypt' \
 		"the layers said" || return 1
 	lsinitrd "$T/img" >"$T/listing" 2>&1
 	grep -Eq ' usr/sbin/mdadm$' "$T/listing" || fail "no mdadm in the image"

@@ -259,11 +259,16 @@ test_rd_lvm_0_leaves_the_pv_alone() {
 
 # rescue.ro=strict: the LVs are activated read-only (lvm's own view:
 # lv_attr R, at rd.break=pre-pivot in the rescue shell), lvm may write
-# no metadata, and every disk is byte-identical after the boot.
+# no metadata, and every disk is byte-identical after the boot.  lvm
+# left nothing in /run (locks, hints, online files), which the real
+# root gets.
 test_strict_readonly_activates_read_only() {
 	make_lvm_disks && lvm_image || return 1
 	record_sums "$T/lvm-root.img" "$T/span1.img" "$T/span2.img"
 	cat >"$T/steps" <<-'STEPS'
+	want \(rescue\) # 
+	send echo run-entries-$(find /run -mindepth 1 ! -name rescue-ro-strict | wc -l)
+	want run-entries-0
 	want \(rescue\) # 
 	send lvm lvs --noheadings -o vg_name,lv_name,lv_attr
 	want span +root +-Ri-a
@@ -319,4 +324,40 @@ test_luks2_then_lvm_then_ext4() {
 		"the root found on the LV above the container" &&
 	expect_no_log "$T/console.log" "$LUKS_PASS" "the passphrase on the console" &&
 	expect_lv_root luks-lvm
+}
+
+# ---- dracut -----------------------------------------------------------
+
+# dracut --add "devtmpfs-rescue lvm" --no-hostonly (the modules rescue-init
+# cannot stand in for omitted) on the stock kernel: the module accepts
+# dracut's lvm, ships lvm with its udev-less lvm.conf, and rescue-init
+# activates the VG of the root.  The image is cached on its inputs.
+test_dracut_add_devtmpfs_rescue_lvm_boots_the_lv_root() {
+	local key cache img omit
+	make_lvm_disks || return 1
+	omit=$(bash -c '. "$1" && devtmpfs_rescue_modules_in missing' _ \
+		"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh")
+	key=$({ echo "$KVER $omit"; cat "$RESCUE_INIT" "$TOP/rescue/mkrescue/modules.list" \
+		"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh"; } | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/lvm.cache/dracut-$key
+	img=$cache/lvm.img
+	if [ ! -e "$img" ]; then
+		rm -rf "$cache" && mkdir -p "$cache" || return 1
+		dracut_from_tree "$cache/dest" "$img.tmp" "$cache/dracut.log" --no-hostonly \
+			--add "devtmpfs-rescue lvm" --omit "$omit" || return 1
+		mv "$img.tmp" "$img" || return 1
+	fi
+	expect_log "$cache/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: lvm' \
+		"the module saying rescue-init stands in for lvm" || return 1
+	lsinitrd -f etc/lvm/lvm.conf "$img" >"$T/lvm.conf" 2>/dev/null &&
+		grep -q 'udev_rules = 0' "$T/lvm.conf" ||
+		{ fail "the dracut image's lvm.conf does not turn udev off:" "$(cat "$T/lvm.conf")"; return 1; }
+	record_sums "$T/lvm-root.img"
+	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$img" --mem 1G \
+		--append "root=/dev/rescue-vg/root-lv" --disk "virtio-blk:$T/lvm-root.img" || return 1
+	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated$" \
+		"the VG activated by rescue-init" &&
+	expect_no_log "$T/console.log" 'udevd|udevadm|systemd\[1\]' "udev or systemd running" &&
+	expect_lv_root lvm-root
 }

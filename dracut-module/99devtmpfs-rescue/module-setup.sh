@@ -31,7 +31,7 @@ devtmpfs_rescue_layers() {
 mdraid         missing      linux_raid_member          mdadm
 btrfs          missing      btrfs                      btrfs
 crypt          missing      crypto_LUKS                cryptsetup
-lvm            missing      LVM2_member                lvm
+lvm            rescue-init  LVM2_member                lvm
 dmraid         missing      -                          -
 multipath      missing      -                          -
 crypt-gpg      missing      -                          -
