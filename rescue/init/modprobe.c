@@ -74,11 +74,14 @@ int modprobe_main(int argc, char *argv[])
 			return 2;
 		}
 	}
-	if (i >= argc || (!all && argc - i > 1)) {
-		fprintf(stderr, "%s%s", argc - i > 1 ?
-			"modprobe: module parameters are not supported: give "
-			"them as MODULE.PARAM= on the kernel command line\n" :
-			"", modprobe_usage);
+	if (i >= argc) {
+		fputs(modprobe_usage, stderr);
+		return 2;
+	}
+	if (!all && i + 1 < argc) {
+		fprintf(stderr, "modprobe: module parameters are not supported: "
+			"give them as MODULE.PARAM= on the kernel command line\n"
+			"%s", modprobe_usage);
 		return 2;
 	}
 	modprobe_log_open();
