@@ -24,6 +24,8 @@ TEST_GROUPS += rescue-init rescue-shell faults members pid1
 TEST_GROUPS += readonly
 # An image the kernel did not unpack to its end (unpack.c).
 TEST_GROUPS += unpack
+# ip=: DHCP and static addresses on the stock kernel (network.c).
+TEST_GROUPS += network
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(RESCUE_OBJDIR)/%.o: rescue/init/%.c

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
+#include "network.h"
 #include "storage.h"
 #include "unpack.h"
 
@@ -22,6 +23,9 @@
 			"exit switches to it"
 #define HINT_UNPACK	"what the image holds is incomplete; exit tries the " \
 			"boot anyway"
+/* Before an early shell: uevents until none for 0.5 s, at most 5 s. */
+#define SETTLE_QUIET_US	500000
+#define SETTLE_MAX_US	5000000
 #define SYSROOT		"/sysroot"	/* dracut's: chroot /sysroot works */
 #define NOSHELL_TURN_S	5	/* rd.shell=0: a root wait between signals */
 #define NOSHELL_NOTE_S	60	/* rd.shell=0: a line while failing */
@@ -165,6 +169,7 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	snprintf(what, sizeof(what), "%s on %s (%s, %s)", init, m.source,
 		 m.fstype, m.ro ? "ro" : "rw");
 	readonly_before_switch();
+	net_end();
 	err = switchroot_run(NEWROOT, init, init_argv, init_envp, what,
 			     t_start);
 	snprintf(why, size, "unable to start %.1500s: %s%s", what,
@@ -352,8 +357,11 @@ int main(int argc, char *argv[], char *envp[])
 	setup_modules();
 	storage_init(&cmd);
 	probe_init_filesystems();
+	net_init(&cmd);		/* after coldplug loaded the NIC drivers */
 
 	if (cmd.brk == BREAK_PRE_MOUNT) {
+		rootfind_settle(&devs, uevent_fd, SETTLE_QUIET_US,
+				SETTLE_MAX_US);
 		shell_run(HINT_BREAK);
 		readonly_end();	/* the rescue word's ends with its shell */
 	}

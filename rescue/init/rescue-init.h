@@ -222,6 +222,8 @@ struct rootresult {
 };
 unsigned rootfind_wait_s(const struct cmdline *c);
 void rootfind_events(struct blklist *l, int ufd, uint64_t deadline_us);
+void rootfind_settle(struct blklist *l, int ufd, uint64_t quiet_us,
+		     uint64_t max_us);
 int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 		    unsigned wait_s, struct rootresult *res);
 

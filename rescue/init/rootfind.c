@@ -151,6 +151,46 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 	}
 }
 
+/*
+ * Before a shell that stops the boot early (rescue, rd.break): the
+ * devices that coldplug's modules made (a NIC behind virtio_pci, the
+ * disks behind an HBA) come as uevents, and nothing handles uevents
+ * while the shell runs.  Handle them until none came for quiet_us, at
+ * most max_us, as `udevadm settle` would.
+ */
+void rootfind_settle(struct blklist *l, int ufd, uint64_t quiet_us,
+		     uint64_t max_us)
+{
+	static char buf[UEVENT_BUFFER_SIZE];
+	uint64_t start = log_now_us(), last = start, now, until;
+	struct pollfd pfd = { .fd = ufd, .events = POLLIN };
+	struct uevent ev;
+	int r;
+
+	if (ufd < 0)
+		return;
+	for (;;) {
+		r = uevent_receive(ufd, buf, sizeof(buf), &ev);
+		if (r == 0) {
+			handle(l, &ev, 0);
+			last = log_now_us();
+			continue;
+		}
+		if (r != -EAGAIN)
+			continue;	/* lost or foreign: the next one */
+		now = log_now_us();
+		if (now - last >= quiet_us || now - start >= max_us)
+			break;
+		until = last + quiet_us < start + max_us ? last + quiet_us :
+			start + max_us;
+		if (poll(&pfd, 1, (int)((until - now + 999) / 1000)) < 0 &&
+		    errno != EINTR)
+			break;
+	}
+	log_debug("devices settled in %llu us",
+		  (unsigned long long)(log_now_us() - start));
+}
+
 /* rootdelay=: handle uevents (modules, new devices) for a while. */
 void rootfind_events(struct blklist *l, int ufd, uint64_t deadline_us)
 {

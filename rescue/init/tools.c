@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
+#include "network.h"
 #include "storage.h"
 
 enum tool { TOOL_NONE, TOOL_LS, TOOL_MOUNT, TOOL_HELP };
@@ -77,6 +78,7 @@ void tools_print_table(struct blklist *l, devtable_line_fn *fn, void *ctx)
 	probe_all(l, PROBE_ALL | PROBE_FULL);
 	devtable_format(l->dev, l->n, fn, ctx);
 	storage_report(fn, ctx);
+	net_report(fn, ctx);
 }
 
 static void print_line(void *ctx, const char *line)
@@ -247,6 +249,8 @@ int tools_main(int argc, char *argv[])
 	struct blklist devs = { 0 };
 	int first;
 
+	if (argc > 0 && net_event_called(argv[0]))
+		return net_event_main(argc, argv);
 	switch (argc > 0 ? which(argc, argv, &first) : TOOL_NONE) {
 	case TOOL_LS:
 		log_to_fd(2, "rescue-ls: ", false);

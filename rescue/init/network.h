@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * network.h: the network of a boot with ip= (network.c): brought up by
+ * a child process that never holds up the boot, taken down before
+ * switch_root unless rd.neednet=1.
+ */
+#ifndef RESCUE_NETWORK_H
+#define RESCUE_NETWORK_H
+
+#include <stdbool.h>
+
+#include "rescue-init.h"
+
+/* udhcpc's script: rescue-init under this name (network.c). */
+#define NET_EVENT_NAME	"rescue-dhcp-event"
+
+void net_init(const struct cmdline *c);
+void net_end(void);
+void net_report(devtable_line_fn *fn, void *ctx);
+bool net_event_called(const char *argv0);
+int net_event_main(int argc, char *argv[]);
+
+#endif

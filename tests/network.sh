@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/network.sh: ip= on the stock kernel with an image of mkrescue -k:
+# the NIC's driver loaded by its modalias, DHCP from QEMU's user-mode
+# network (10.0.2.15, gateway 10.0.2.2, DNS 10.0.2.3), a static address,
+# the interfaces taken down before the real root unless rd.neednet=1,
+# and a boot whose network is missing still reaching its root.  The
+# guests have user-mode networking only, with no port forwarded.
+
+. "$TOP/tests/rescue-lib.sh"
+
+NET_VM_TIMEOUT=${NET_VM_TIMEOUT:-180}
+NIC=(--qemu-arg -nic --qemu-arg user,model=virtio-net-pci,mac=52:54:00:12:34:56)
+
+# net_image KVER OUT: mkrescue -k with the virtio NIC driver.
+net_image() {
+	"$BUILD/mkrescue" -k "$1" --init "$RESCUE_INIT" --no-storage \
+		--add-module virtio_net -o "$2" >"$T/mkrescue.log" 2>&1 ||
+		{ fail "mkrescue -k $1 failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+}
+
+# The real root's init says what it inherited of the network, then
+# hands over to the usual report-init.
+net_root() { # img
+	make_root_dir "$T/root" net
+	mv "$T/root/sbin/init" "$T/root/sbin/report-init"
+	cat >"$T/root/sbin/init" <<'EOF'
+#!/bin/sh
+addr=$(ip -4 -o addr show dev eth0 2>/dev/null | awk '{ print $4 }')
+echo "TEST RESULT: net state=$(cat /sys/class/net/eth0/operstate) addr=${addr:-none}"
+exec /sbin/report-init "$@"
+EOF
+	chmod 0755 "$T/root/sbin/init"
+	make_ext4 "$T/root" "$1" 16 "$ROOT_UUID" root
+}
+
+net_boot() { # kver append [run-vm options]
+	local kver=$1 append=$2
+	shift 2
+	VM_TIMEOUT=$NET_VM_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/initrd" --mem 512M --append "root=UUID=$ROOT_UUID $append" \
+		--disk "virtio-blk:$T/root.img" "$@"
+}
+
+# ip=dhcp rd.neednet=1: the boot waits for the lease, and the real root
+# gets the interface configured.
+test_dhcp_lease_kept_for_the_root_with_rd_neednet() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
+	net_boot "$kver" "ip=dhcp rd.neednet=1" "${NIC[@]}" || return 1
+	expect_log "$T/console.log" 'rescue: loaded module virtio_net for virtio:d00000001v00001AF4$' \
+		"virtio_net loaded by the NIC's modalias" &&
+	expect_log "$T/console.log" 'rescue: network: 10\.0\.2\.15/24 via 10\.0\.2\.2 on eth0, DNS 10\.0\.2\.3 \(DHCP\)$' \
+		"the DHCP lease line" &&
+	expect_log "$T/console.log" 'rescue: network: rd.neednet=1: the interfaces stay configured' \
+		"the interfaces kept" &&
+	expect_field "$T/console.log" net addr 10.0.2.15/24 &&
+	expect_field "$T/console.log" net state up &&
+	expect_field "$T/console.log" root marker net
+}
+
+# A static ip= in the kernel's form, configured while the root waits
+# (rootdelay), then taken down: the real root finds eth0 down and bare.
+test_static_address_taken_down_before_the_root() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
+	net_boot "$kver" "ip=10.0.2.20::10.0.2.2:255.255.255.0:rescuehost:eth0:off:10.0.2.3 rootdelay=3" \
+		"${NIC[@]}" || return 1
+	expect_log "$T/console.log" 'rescue: network: 10\.0\.2\.20/24 via 10\.0\.2\.2 on eth0, DNS 10\.0\.2\.3 \(static\)$' \
+		"the static configuration line" &&
+	expect_log "$T/console.log" 'rescue: network: interfaces taken down before switching root' \
+		"the teardown line" &&
+	expect_field "$T/console.log" net addr none &&
+	expect_field "$T/console.log" net state down &&
+	expect_field "$T/console.log" root marker net
+}
+
+# ip=dhcp on a machine without a NIC: said, and the root still reached
+# once the interface wait (rd.net.timeout.ifup=) is over.
+test_missing_interface_does_not_stop_the_boot() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
+	net_boot "$kver" "ip=dhcp rd.neednet=1 rd.net.timeout.ifup=2" || return 1
+	expect_log "$T/console.log" 'rescue: network: no Ethernet interface after 2 s \(is its driver in the image\?\); the boot goes on without the network' \
+		"the missing interface line" &&
+	expect_field "$T/console.log" root marker net
+}
+
+# A wrong ip= is named with its field, and changes nothing else.
+test_bad_ip_parameter_is_named_and_ignored() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
+	net_boot "$kver" "ip=10.0.2.20::gw:255.255.255.0::eth0:off" "${NIC[@]}" || return 1
+	expect_log "$T/console.log" 'rescue: network: ip=: gateway "gw" is not an IPv4 address; ignoring ip=10\.0\.2\.20::gw:255\.255\.255\.0::eth0:off$' \
+		"the error line naming the gateway" &&
+	expect_no_log "$T/console.log" 'rescue: network: 10\.0\.2\.20' "a configuration from a bad ip=" &&
+	expect_field "$T/console.log" net addr none &&
+	expect_field "$T/console.log" root marker net
+}
+
+# The rescue shell's device table lists the interface with its MAC,
+# link state, address and driver.
+test_device_table_lists_the_interface() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
+	cat >"$T/steps" <<'EOF'
+want starting the rescue shell
+send for i in 1 2 3 4 5 6 7 8 9 10; do rescue-ls | grep -q 'link up, 10.0.2.15' && break; sleep 1; done; rescue-ls | grep '^net '
+want net eth0:
+send reboot -f
+end
+EOF
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$NET_VM_TIMEOUT" "$T/steps" \
+		--kernel "/boot/vmlinuz-$kver" --initrd "$T/initrd" --mem 512M \
+		--append "root=UUID=$ROOT_UUID ip=dhcp rescue" --disk "virtio-blk:$T/root.img" \
+		"${NIC[@]}" || { fail "vm-steps failed"; show_log "$T/console.log" 40; return 1; }
+	expect_log "$T/console.log" '^net eth0: 52:54:00:12:34:56, link up, 10\.0\.2\.15/24, driver virtio_net' \
+		"the interface's line in rescue-ls"
+}
