@@ -115,7 +115,7 @@ int lvmreport_parse_line(const char *line, size_t len,
 		while (p < end && ((*p >= 'A' && *p <= 'Z') || *p == '_'))
 			p++;
 		klen = (size_t)(p - k);
-		if (end - p < 2 || p[0] != '=' || p[1] != '\'')
+		if (p + 1 >= end || p[0] != '=' || p[1] != '\'')
 			return -EINVAL;
 		v = p += 2;
 		while (p < end && !(*p == '\'' && (p + 1 == end ||
