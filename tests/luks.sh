@@ -220,3 +220,17 @@ test_luks_without_cryptsetup_says_so() {
 	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
 	expect_disks_unchanged
 }
+
+# rd.luks.key=KEYPATH::LUKSDEV: a key file inside the initramfs (no key
+# device), for the container named by its LUKS UUID; nothing typed.
+test_luks_key_file_in_the_initramfs() {
+	luks_setup 2 luks-initramfs-key || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --storage \
+		--include "$T/pass:/etc/luks/root.key" -o "$T/initrd" 2>"$T/mkrescue.err" ||
+		{ fail "mkrescue --include of the key failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID rd.luks.key=/etc/luks/root.key::UUID=$LUKS_UUID" \
+		--disk "virtio-blk:$T/c.img" || return 1
+	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
+	expect_luks_root 2 luks-initramfs-key &&
+	expect_disks_unchanged
+}
