@@ -19,6 +19,8 @@ DEPS_PACKAGES = \
 DEPS_PACKAGES += debootstrap linux-image-6.12-amd64
 # XFS roots with a dirty log (tests/readonly.sh).
 DEPS_PACKAGES += xfsprogs
+# mkrescue --ssh-authorized-keys ships dropbear (tests/network.sh).
+DEPS_PACKAGES += dropbear-bin
 # make deb and its test (tests/package.sh, which runs grub-mkconfig in a
 # Debian root booted from a copy of tests/debian-root).
 DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian

@@ -121,3 +121,73 @@ EOF
 	expect_log "$T/console.log" '^net eth0: 52:54:00:12:34:56, link up, 10\.0\.2\.15/24, driver virtio_net' \
 		"the interface's line in rescue-ls"
 }
+
+# ---- SSH (mkrescue --ssh-authorized-keys) -------------------------------
+
+# A TCP port of 127.0.0.1 that nothing listens on, for QEMU's hostfwd.
+free_port() {
+	local p
+	for p in $(shuf -i 20000-60000 -n 50); do
+		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return 0; }
+	done
+	fail "no free TCP port on 127.0.0.1"
+}
+
+# The rescue shell of a headless machine: the test logs in with its key
+# through a port forwarded on 127.0.0.1 only, sees and mounts the root
+# disk, checks that a password and a wrong key are refused, and lets the
+# boot go on to the real root with rescue-continue.
+test_ssh_rescue_shell_then_the_root() {
+	local kver port pid fp i
+	local -a ssh_opts
+	kver=$(stock_kernel_version) || return 1
+	ssh-keygen -q -t ed25519 -N '' -C rescue-test -f "$T/key" &&
+	ssh-keygen -q -t ed25519 -N '' -C wrong -f "$T/wrong" || { fail "ssh-keygen failed"; return 1; }
+	"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --no-storage --add-module virtio_net \
+		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
+		{ fail "mkrescue --ssh-authorized-keys failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+	fp=$(sed -n 's/^mkrescue: SSH host key made for this image: ed25519 \(SHA256:[^ ]*\) .*/\1/p' "$T/mkrescue.log")
+	[ -n "$fp" ] || { fail "mkrescue did not print the host key's fingerprint:" "$(cat "$T/mkrescue.log")"; return 1; }
+	net_root "$T/root.img" || return 1
+	port=$(free_port) || return 1
+	VM_TIMEOUT=$NET_VM_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/initrd" --mem 512M --append "root=UUID=$ROOT_UUID ip=dhcp rescue" \
+		--disk "virtio-blk:$T/root.img" --qemu-arg -nic \
+		--qemu-arg "user,model=virtio-net-pci,mac=52:54:00:12:34:56,hostfwd=tcp:127.0.0.1:$port-:22" &
+	pid=$!
+	wait_log "$T/console.log" 'rescue: ssh: dropbear listening on port 22' 120 ||
+		{ kill "$pid"; wait "$pid"; fail "dropbear did not start"; show_log "$T/console.log" 30; return 1; }
+	ssh_opts=(-p "$port" -o BatchMode=yes -o ConnectTimeout=30 -o StrictHostKeyChecking=accept-new
+		  -o UserKnownHostsFile="$T/known_hosts" -o IdentitiesOnly=yes -o LogLevel=ERROR)
+	for i in 1 2 3 4 5; do
+		ssh "${ssh_opts[@]}" -i "$T/key" root@127.0.0.1 rescue-ls >"$T/ls.out" 2>"$T/ls.err" && break
+		sleep 2
+	done
+	ssh "${ssh_opts[@]}" -i "$T/key" root@127.0.0.1 'rescue-mount >/dev/null 2>&1; cat /newroot/marker' \
+		>"$T/marker.out" 2>&1
+	ssh "${ssh_opts[@]}" -i "$T/wrong" root@127.0.0.1 true >"$T/wrong.out" 2>&1 &&
+		echo "the wrong key logged in" >>"$T/refusals"
+	ssh "${ssh_opts[@]/BatchMode=yes/BatchMode=no}" -o PubkeyAuthentication=no \
+		-o PreferredAuthentications=password,keyboard-interactive -o NumberOfPasswordPrompts=1 \
+		root@127.0.0.1 true </dev/null >"$T/password.out" 2>&1 &&
+		echo "a password login succeeded" >>"$T/refusals"
+	ssh "${ssh_opts[@]}" -i "$T/key" root@127.0.0.1 rescue-continue >"$T/continue.out" 2>&1
+	wait "$pid" || { fail "the VM failed"; return 1; }
+	grep -q "^vda .*$ROOT_UUID" "$T/ls.out" ||
+		{ fail "rescue-ls over SSH does not list the root disk:" "$(cat "$T/ls.out" "$T/ls.err")"; return 1; }
+	grep -qx net "$T/marker.out" ||
+		{ fail "the root mounted over SSH does not hold its marker:" "$(cat "$T/marker.out")"; return 1; }
+	[ ! -s "$T/refusals" ] || { fail "$(cat "$T/refusals")"; return 1; }
+	grep -q 'Permission denied' "$T/wrong.out" ||
+		{ fail "the wrong key was not refused as expected:" "$(cat "$T/wrong.out")"; return 1; }
+	grep -q 'Permission denied' "$T/password.out" ||
+		{ fail "the password login was not refused as expected:" "$(cat "$T/password.out")"; return 1; }
+	ssh-keygen -lf "$T/known_hosts" | grep -qF "$fp" ||
+		{ fail "the host key seen ($(ssh-keygen -lf "$T/known_hosts")) is not the one mkrescue printed ($fp)"; return 1; }
+	grep -q '^rescue-continue: ended the console' "$T/continue.out" ||
+		{ fail "rescue-continue said:" "$(cat "$T/continue.out")"; return 1; }
+	expect_log "$T/console.log" 'rescue: ssh: dropbear and its sessions ended before switching root' \
+		"the end of dropbear" &&
+	expect_field "$T/console.log" root marker net &&
+	expect_field "$T/console.log" net addr none
+}

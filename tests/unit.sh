@@ -35,6 +35,8 @@ test_members_of_arrays_and_volumes() { run_unit test_members; }
 test_mkrescue_elf_reader_and_library_closure() { run_unit test_elfdeps; }
 test_md_member_superblocks() { run_unit test_mdsuper; }
 test_ip_parameter_forms() { run_unit test_ipconf; }
+test_luks_key_specs() { run_unit test_lukskey; }
+test_lvm_report_lines_and_dm_names() { run_unit test_lvmreport; }
 
 # A unit test that is built but never run proves nothing: every
 # tests/unit/test_*.c must have its run_unit line above.

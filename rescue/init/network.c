@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -45,6 +46,11 @@
 #define NET_DHCP_TRIES		4	/* udhcpc -t: discovers, 3 s apart */
 #define NET_EVENT_LINK		"/run/rescue/" NET_EVENT_NAME
 #define UDHCPC			"/bin/busybox"
+/* mkrescue --ssh-authorized-keys puts these in the image. */
+#define SSHD			"/usr/sbin/dropbear"
+#define SSH_KEYS		"/root/.ssh/authorized_keys"
+#define SSH_HOST_KEY		"/etc/dropbear/dropbear_ed25519_host_key"
+#define SSH_STARTED		"/run/rescue/sshd-started"
 
 static struct ip_conf confs[NET_MAX_CONFS];
 static size_t nconfs;
@@ -318,7 +324,36 @@ static int run_dhcp(const struct ip_conf *c, const char *iface)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
-/* The child: each ip= in turn, then exit. */
+/*
+ * The child, once an interface is configured: dropbear, in the child's
+ * process group, when the image has it and root's keys.
+ * Key logins only (-s), no port forwarding (-j -k): a rescue shell, not
+ * a tunnel.
+ */
+static void exec_sshd(void)
+{
+	if (access(SSHD, X_OK) || access(SSH_KEYS, R_OK))
+		return;		/* not an image for SSH */
+	mkdir("/dev/pts", 0755);
+	if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+		  "gid=5,mode=620,ptmxmode=666") && errno != EBUSY)
+		log_warn("ssh: unable to mount /dev/pts: %s; sessions get "
+			 "no terminal", strerror(errno));
+	log_info("ssh: dropbear listening on port 22, logins with the keys "
+		 "of %s only", SSH_KEYS);
+	/* net_end() looks for this to end dropbear's sessions too. */
+	close(open(SSH_STARTED, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	/* Its own process, so that this child's end still says "done". */
+	if (fork() != 0)
+		return;
+	execl(SSHD, "dropbear", "-F", "-E", "-s", "-j", "-k", "-p", "22",
+	      "-r", SSH_HOST_KEY, "-P", "/run/rescue/dropbear.pid",
+	      (char *)NULL);
+	log_error("ssh: unable to start %s: %s", SSHD, strerror(errno));
+	_exit(127);
+}
+
+/* The child: each ip= in turn, then SSH if the image has it. */
 static int net_child(void)
 {
 	char iface[IFNAMSIZ];
@@ -365,6 +400,8 @@ static int net_child(void)
 			continue;
 		}
 	}
+	if ((size_t)failed < nconfs)
+		exec_sshd();
 	return failed ? 1 : 0;
 }
 
@@ -446,6 +483,16 @@ void net_end(void)
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 			;
 		child = -1;
+	}
+	if (access(SSH_STARTED, F_OK) == 0) {
+		/*
+		 * dropbear's sessions are sessions of their own, out of
+		 * the child's group: end every process but PID 1.
+		 */
+		kill(-1, SIGKILL);
+		unlink(SSH_STARTED);
+		log_info("ssh: dropbear and its sessions ended before "
+			 "switching root");
 	}
 	if (!nconfs)
 		return;

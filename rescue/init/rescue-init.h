@@ -245,6 +245,7 @@ void crash_set_policy(bool shell, int panic_s);
 void crash_unblock_set(sigset_t *set);
 
 /* shell.c */
+#define SHELL_PID_FILE	"/run/rescue/shell.pid"	/* while it runs */
 void shell_block_signals(void);
 void shell_restore_signals(void);
 int shell_run(const char *hint);

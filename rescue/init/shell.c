@@ -187,6 +187,22 @@ static void exec_shell(const char *tty)
  * (127: it could not be executed).  A NULL hint: a repeat, said only in
  * the debug log.
  */
+/*
+ * Where rescue-continue (tools.c) finds the console's shell: a session
+ * that is not on the console (SSH) ends it to let the boot go on.
+ */
+static void shell_note_pid(pid_t pid)
+{
+	FILE *f;
+
+	mkdir("/run/rescue", 0755);
+	f = fopen(SHELL_PID_FILE, "we");
+	if (!f)
+		return;
+	fprintf(f, "%d\n", (int)pid);
+	fclose(f);
+}
+
 int shell_run(const char *hint)
 {
 	int level = hint ? LOG_ERR : LOG_DEBUG;
@@ -215,7 +231,9 @@ int shell_run(const char *hint)
 	}
 	if (pid == 0)
 		exec_shell(tty);
+	shell_note_pid(pid);
 	status = wait_for(pid);
+	unlink(SHELL_PID_FILE);
 	reboot(RB_ENABLE_CAD);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		log_msg(level, "the rescue shell %s failed to start", SHELL);

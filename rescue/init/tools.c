@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tools.c: rescue-ls and rescue-mount, the rescue shell's commands. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -11,7 +12,7 @@
 #include "network.h"
 #include "storage.h"
 
-enum tool { TOOL_NONE, TOOL_LS, TOOL_MOUNT, TOOL_HELP };
+enum tool { TOOL_NONE, TOOL_LS, TOOL_MOUNT, TOOL_CONTINUE, TOOL_HELP };
 
 static const char usage[] =
 	"usage: rescue-ls            list the block devices\n"
@@ -22,7 +23,10 @@ static const char usage[] =
 	"mount it\n"
 	"                            read-write on DIR (default " NEWROOT "), "
 	"or remount it so\n"
-	"       rescue-init --ls | --mount [DIR] | --help\n"
+	"       rescue-continue      end the console's rescue shell: the "
+	"boot goes on\n"
+	"                            (from an SSH session)\n"
+	"       rescue-init --ls | --mount [DIR] | --continue | --help\n"
 	"rescue-init itself is the /init (PID 1) of an initramfs: see "
 	"rescue-init(8).\n";
 
@@ -36,11 +40,15 @@ static enum tool which(int argc, char *argv[], int *first)
 		return TOOL_LS;
 	if (!strcmp(base, "rescue-mount"))
 		return TOOL_MOUNT;
+	if (!strcmp(base, "rescue-continue"))
+		return TOOL_CONTINUE;
 	*first = 2;
 	if (argc > 1 && !strcmp(argv[1], "--ls"))
 		return TOOL_LS;
 	if (argc > 1 && !strcmp(argv[1], "--mount"))
 		return TOOL_MOUNT;
+	if (argc > 1 && !strcmp(argv[1], "--continue"))
+		return TOOL_CONTINUE;
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return TOOL_HELP;
 	return TOOL_NONE;
@@ -244,6 +252,33 @@ static int rescue_mount_rw(const char *dev, const char *dir)
 }
 
 /* rescue-ls, rescue-mount, or a polite refusal when not PID 1. */
+/*
+ * The console's shell holds up the boot until it exits; a session
+ * elsewhere (SSH) cannot type exit there, so it ends that shell.
+ */
+static int rescue_continue(void)
+{
+	FILE *f = fopen(SHELL_PID_FILE, "re");
+	int pid = 0;
+
+	if (!f || fscanf(f, "%d", &pid) != 1 || pid <= 1) {
+		fprintf(stderr, "rescue-continue: no rescue shell holds up the "
+			"boot (%s)\n", SHELL_PID_FILE);
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	fclose(f);
+	if (kill(pid, SIGKILL)) {
+		fprintf(stderr, "rescue-continue: unable to end the rescue "
+			"shell (PID %d): %s\n", pid, strerror(errno));
+		return 1;
+	}
+	printf("rescue-continue: ended the console's rescue shell (PID %d): "
+	       "the boot goes on\n", pid);
+	return 0;
+}
+
 int tools_main(int argc, char *argv[])
 {
 	struct blklist devs = { 0 };
@@ -275,6 +310,8 @@ int tools_main(int argc, char *argv[])
 		}
 		mount_proc_and_sys("rescue-mount");
 		return rescue_mount(argc > first ? argv[first] : NEWROOT);
+	case TOOL_CONTINUE:
+		return rescue_continue();
 	case TOOL_HELP:
 		fputs(usage, stdout);
 		return 0;

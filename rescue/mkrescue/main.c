@@ -144,6 +144,8 @@ static int gather(struct list *l, const struct options *o)
 	if (!err && (o->storage == OPTIONS_STORAGE_ON ||
 		     (o->storage == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
 		err = storage_add(l, o->storage == OPTIONS_STORAGE_ON);
+	if (!err && o->ssh_keys)
+		err = ssh_add(l, o->ssh_keys, o->ssh_host_key);
 	for (i = 0; !err && i < o->ninclude; i++)
 		err = include_add(l, o->include[i]);
 	if (!err)

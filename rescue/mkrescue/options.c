@@ -34,6 +34,10 @@ static void usage(FILE *f, const struct options *d)
 		"      --storage            ship mdadm, cryptsetup, lvm, dmsetup, btrfs\n"
 		"                           with their libraries (default: with -k)\n"
 		"      --no-storage         leave them out\n"
+		"      --ssh-authorized-keys FILE\n"
+		"                           dropbear, started once ip= configured the network,\n"
+		"                           logins with these keys only\n"
+		"      --ssh-host-key FILE  its dropbear host key (default: a new ed25519 one)\n"
 		"      --compress C         none, gzip or zstd (default zstd)\n"
 		"      --compress-level N   gzip 1-9, zstd 1-19\n"
 		"  -v, --verbose            say what is added and why\n"
@@ -77,7 +81,7 @@ enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
 	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
 	OPT_COMPRESS_LEVEL, OPT_VERSION, OPT_STORAGE, OPT_NO_STORAGE,
-	OPT_HOSTONLY,
+	OPT_HOSTONLY, OPT_SSH_KEYS, OPT_SSH_HOST_KEY,
 };
 
 static const struct option long_options[] = {
@@ -94,6 +98,8 @@ static const struct option long_options[] = {
 	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "storage", no_argument, NULL, OPT_STORAGE },
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
+	{ "ssh-authorized-keys", required_argument, NULL, OPT_SSH_KEYS },
+	{ "ssh-host-key", required_argument, NULL, OPT_SSH_HOST_KEY },
 	{ "compress", required_argument, NULL, OPT_COMPRESS },
 	{ "compress-level", required_argument, NULL, OPT_COMPRESS_LEVEL },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -181,6 +187,8 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_STORAGE: o->storage = OPTIONS_STORAGE_ON; break;
 		case OPT_NO_STORAGE: o->storage = OPTIONS_STORAGE_OFF; break;
 		case OPT_HOSTONLY: o->hostonly = true; break;
+		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
+		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;
 		case 'v': msg_verbose_on = true; break;
 		case 'h': usage(stdout, &defaults); return 1;
 		case OPT_VERSION: printf("mkrescue %s\n", o->version); return 1;
@@ -203,6 +211,8 @@ int parse_options(int argc, char **argv, struct options *o)
 		return usage_error("--add-module and --module-list need -k or --kmoddir", NULL);
 	if (o->hostonly && !o->kver && !o->kmoddir)
 		return usage_error("--hostonly needs -k or --kmoddir", NULL);
+	if (o->ssh_host_key && !o->ssh_keys)
+		return usage_error("--ssh-host-key without --ssh-authorized-keys", NULL);
 	if (o->hostonly && o->module_list_given)
 		return usage_error("--hostonly and --module-list exclude each other", NULL);
 	return 0;

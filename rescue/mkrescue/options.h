@@ -23,6 +23,7 @@ struct options {
 	const char *kver, *kmoddir, *module_list;
 	bool module_list_given, hostonly;
 	enum options_storage storage;
+	const char *ssh_keys, *ssh_host_key;	/* --ssh-authorized-keys */
 	const char **add, **include;
 	size_t nadd, ninclude;
 	struct image_options image;

@@ -15,6 +15,7 @@
 static const char *const programs_init_links[] = {
 	"bin/rescue-ls",
 	"bin/rescue-mount",
+	"bin/rescue-continue",
 };
 
 static const char *const programs_fsck_links[] = {
