@@ -30,4 +30,5 @@ test_mkrescue_ld_so_conf() { fuzz_target ldconf; }
 test_md_member_superblocks() { fuzz_target mdsuper; }
 test_luks_key_specs() { fuzz_target lukskey; }
 test_lvm_report_lines_and_dm_names() { fuzz_target lvmreport; }
+test_image_markers_and_kernel_log() { fuzz_target unpack; }
 test_ip_parameter_forms() { fuzz_target ipconf; }

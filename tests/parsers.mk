@@ -17,6 +17,8 @@ PARSER_mdsuper   = init/mdsuper.c
 PARSER_lukskey   = init/lukskey.c init/rootspec.c
 # lvm pvs output and the dm names of LVs (storage-lvm.c reads them).
 PARSER_lvmreport = init/lvmreport.c
+# An image's markers, the kernel log and MemTotal (unpack.c reads them).
+PARSER_unpack    = init/unpack.c lib/readfile.c
 # The ip= parameter (network.c configures what it says).
 PARSER_ipconf    = init/ipconf.c
 # depmod's files: one parser (rescue/lib/modindex.c) for both programs.

@@ -34,6 +34,7 @@ test_whole_file_readers() { run_unit test_readfile; }
 test_members_of_arrays_and_volumes() { run_unit test_members; }
 test_mkrescue_elf_reader_and_library_closure() { run_unit test_elfdeps; }
 test_md_member_superblocks() { run_unit test_mdsuper; }
+test_image_markers_and_unpack_line() { run_unit test_unpack; }
 test_ip_parameter_forms() { run_unit test_ipconf; }
 test_luks_key_specs() { run_unit test_lukskey; }
 test_lvm_report_lines_and_dm_names() { run_unit test_lvmreport; }
