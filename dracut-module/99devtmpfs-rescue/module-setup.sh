@@ -28,8 +28,8 @@ module_list_path() {
 devtmpfs_rescue_layers() {
     cat <<'EOF'
 # module       state        blkid TYPE of members      tool
-mdraid         missing      linux_raid_member          mdadm
-btrfs          missing      btrfs                      btrfs
+mdraid         rescue-init  linux_raid_member          mdadm
+btrfs          rescue-init  btrfs                      btrfs
 crypt          missing      crypto_LUKS                cryptsetup
 lvm            rescue-init  LVM2_member                lvm
 dmraid         missing      -                          -
