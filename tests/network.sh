@@ -33,10 +33,15 @@ EOF
 	make_ext4 "$T/root" "$1" 16 "$ROOT_UUID" root
 }
 
-net_boot() { # kver append [run-vm options]
-	local kver=$1 append=$2
-	shift 2
-	VM_TIMEOUT=$NET_VM_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
+# net_setup: KVER, the image and the root of a test.
+net_setup() {
+	KVER=$(stock_kernel_version) && net_image "$KVER" "$T/initrd" && net_root "$T/root.img"
+}
+
+net_boot() { # append [run-vm options]
+	local append=$1
+	shift
+	VM_TIMEOUT=$NET_VM_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$KVER" \
 		--initrd "$T/initrd" --mem 512M --append "root=UUID=$ROOT_UUID $append" \
 		--disk "virtio-blk:$T/root.img" "$@"
 }
@@ -44,10 +49,12 @@ net_boot() { # kver append [run-vm options]
 # ip=dhcp rd.neednet=1: the boot waits for the lease, and the real root
 # gets the interface configured.
 test_dhcp_lease_kept_for_the_root_with_rd_neednet() {
-	local kver
-	kver=$(stock_kernel_version) || return 1
-	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
-	net_boot "$kver" "ip=dhcp rd.neednet=1" "${NIC[@]}" || return 1
+	for_each_stock_kernel dhcp_lease_kept_for_the_root_with_rd_neednet
+}
+
+dhcp_lease_kept_for_the_root_with_rd_neednet() {
+	net_setup || return 1
+	net_boot "ip=dhcp rd.neednet=1" "${NIC[@]}" || return 1
 	expect_log "$T/console.log" 'rescue: loaded module virtio_net for virtio:d00000001v00001AF4$' \
 		"virtio_net loaded by the NIC's modalias" &&
 	expect_log "$T/console.log" 'rescue: network: 10\.0\.2\.15/24 via 10\.0\.2\.2 on eth0, DNS 10\.0\.2\.3 \(DHCP\)$' \
@@ -62,10 +69,8 @@ test_dhcp_lease_kept_for_the_root_with_rd_neednet() {
 # A static ip= in the kernel's form, configured while the root waits
 # (rootdelay), then taken down: the real root finds eth0 down and bare.
 test_static_address_taken_down_before_the_root() {
-	local kver
-	kver=$(stock_kernel_version) || return 1
-	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
-	net_boot "$kver" "ip=10.0.2.20::10.0.2.2:255.255.255.0:rescuehost:eth0:off:10.0.2.3 rootdelay=3" \
+	net_setup || return 1
+	net_boot "ip=10.0.2.20::10.0.2.2:255.255.255.0:rescuehost:eth0:off:10.0.2.3 rootdelay=3" \
 		"${NIC[@]}" || return 1
 	expect_log "$T/console.log" 'rescue: network: 10\.0\.2\.20/24 via 10\.0\.2\.2 on eth0, DNS 10\.0\.2\.3 \(static\)$' \
 		"the static configuration line" &&
@@ -79,10 +84,8 @@ test_static_address_taken_down_before_the_root() {
 # ip=dhcp on a machine without a NIC: said, and the root still reached
 # once the interface wait (rd.net.timeout.ifup=) is over.
 test_missing_interface_does_not_stop_the_boot() {
-	local kver
-	kver=$(stock_kernel_version) || return 1
-	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
-	net_boot "$kver" "ip=dhcp rd.neednet=1 rd.net.timeout.ifup=2" || return 1
+	net_setup || return 1
+	net_boot "ip=dhcp rd.neednet=1 rd.net.timeout.ifup=2" || return 1
 	expect_log "$T/console.log" 'rescue: network: no Ethernet interface after 2 s \(is its driver in the image\?\); the boot goes on without the network' \
 		"the missing interface line" &&
 	expect_field "$T/console.log" root marker net
@@ -90,10 +93,8 @@ test_missing_interface_does_not_stop_the_boot() {
 
 # A wrong ip= is named with its field, and changes nothing else.
 test_bad_ip_parameter_is_named_and_ignored() {
-	local kver
-	kver=$(stock_kernel_version) || return 1
-	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
-	net_boot "$kver" "ip=10.0.2.20::gw:255.255.255.0::eth0:off" "${NIC[@]}" || return 1
+	net_setup || return 1
+	net_boot "ip=10.0.2.20::gw:255.255.255.0::eth0:off" "${NIC[@]}" || return 1
 	expect_log "$T/console.log" 'rescue: network: ip=: gateway "gw" is not an IPv4 address; ignoring ip=10\.0\.2\.20::gw:255\.255\.255\.0::eth0:off$' \
 		"the error line naming the gateway" &&
 	expect_no_log "$T/console.log" 'rescue: network: 10\.0\.2\.20' "a configuration from a bad ip=" &&
@@ -104,9 +105,7 @@ test_bad_ip_parameter_is_named_and_ignored() {
 # The rescue shell's device table lists the interface with its MAC,
 # link state, address and driver.
 test_device_table_lists_the_interface() {
-	local kver
-	kver=$(stock_kernel_version) || return 1
-	net_image "$kver" "$T/initrd" && net_root "$T/root.img" || return 1
+	net_setup || return 1
 	cat >"$T/steps" <<'EOF'
 want starting the rescue shell
 send for i in 1 2 3 4 5 6 7 8 9 10; do rescue-ls | grep -q 'link up, 10.0.2.15' && break; sleep 1; done; rescue-ls | grep '^net '
@@ -115,7 +114,7 @@ send reboot -f
 end
 EOF
 	"$TOP/tests/vm-steps.exp" "$T/console.log" "$NET_VM_TIMEOUT" "$T/steps" \
-		--kernel "/boot/vmlinuz-$kver" --initrd "$T/initrd" --mem 512M \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
 		--append "root=UUID=$ROOT_UUID ip=dhcp rescue" --disk "virtio-blk:$T/root.img" \
 		"${NIC[@]}" || { fail "vm-steps failed"; show_log "$T/console.log" 40; return 1; }
 	expect_log "$T/console.log" '^net eth0: 52:54:00:12:34:56, link up, 10\.0\.2\.15/24, driver virtio_net' \
@@ -138,6 +137,10 @@ free_port() {
 # disk, checks that a password and a wrong key are refused, and lets the
 # boot go on to the real root with rescue-continue.
 test_ssh_rescue_shell_then_the_root() {
+	for_each_stock_kernel ssh_rescue_shell_then_the_root
+}
+
+ssh_rescue_shell_then_the_root() {
 	local kver port pid fp i
 	local -a ssh_opts
 	kver=$(stock_kernel_version) || return 1

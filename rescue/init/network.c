@@ -443,23 +443,29 @@ void net_init(const struct cmdline *c)
 	}
 }
 
-/* Interfaces we configured: down, and their address gone. */
-static void tear_down(void)
+/* fn(name, ctx) for each interface but lo, in /sys/class/net order. */
+static void for_each_interface(void (*fn)(const char *name, void *ctx),
+			       void *ctx)
 {
-	struct in_addr none = { 0 };
 	struct dirent *e;
 	DIR *d = opendir("/sys/class/net");
 
 	if (!d)
 		return;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo"))
-			continue;
-		if_set_addr(e->d_name, SIOCSIFADDR, none);
-		if_up_down(e->d_name, false);
-	}
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && strcmp(e->d_name, "lo"))
+			fn(e->d_name, ctx);
 	closedir(d);
-	unlink("/etc/resolv.conf");
+}
+
+/* An interface down, its address gone (and its routes with it). */
+static void take_down(const char *iface, void *ctx)
+{
+	struct in_addr none = { 0 };
+
+	(void)ctx;
+	if_set_addr(iface, SIOCSIFADDR, none);
+	if_up_down(iface, false);
 }
 
 void net_end(void)
@@ -501,7 +507,8 @@ void net_end(void)
 			 "configured for the real root");
 		return;
 	}
-	tear_down();
+	for_each_interface(take_down, NULL);
+	unlink("/etc/resolv.conf");
 	log_info("network: interfaces taken down before switching root "
 		 "(rd.neednet=1 keeps them)");
 }
@@ -558,57 +565,59 @@ int net_event_main(int argc, char *argv[])
 	return configure(&c, "DHCP") ? 1 : 0;
 }
 
+struct report_ctx {
+	devtable_line_fn *fn;
+	void *ctx;
+};
+
+/* One interface's line: MAC, link, IPv4 address, driver. */
+static void report_interface(const char *name, void *arg)
+{
+	const struct report_ctx *r = arg;
+	char path[300], mac[32], state[32], line[300], drv[300], *base;
+	char a[INET_ADDRSTRLEN];
+	struct ifreq ifr;
+	ssize_t len;
+	int bits = -1;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", name);
+	if (readfile_into(path, mac, sizeof(mac), NULL))
+		strcpy(mac, "?");
+	mac[strcspn(mac, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", name);
+	if (readfile_into(path, state, sizeof(state), NULL))
+		strcpy(state, "?");
+	state[strcspn(state, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", name);
+	len = readlink(path, drv, sizeof(drv) - 1);
+	drv[len > 0 ? len : 0] = '\0';
+	base = strrchr(drv, '/');
+	strcpy(a, "no address");
+	ifr_init(&ifr, name);
+	if (!if_ioctl(SIOCGIFADDR, &ifr)) {
+		inet_ntop(AF_INET,
+			  &((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr,
+			  a, sizeof(a));
+		ifr_init(&ifr, name);
+		if (!if_ioctl(SIOCGIFNETMASK, &ifr))
+			bits = __builtin_popcount(((struct sockaddr_in *)
+				&ifr.ifr_netmask)->sin_addr.s_addr);
+	}
+	snprintf(line, sizeof(line), "net %s: %s, link %s, %s", name, mac,
+		 state, a);
+	if (bits >= 0)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "/%d", bits);
+	if (base)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 ", driver %s", base + 1);
+	r->fn(r->ctx, line);
+}
+
 /* One line per interface for the device table. */
 void net_report(devtable_line_fn *fn, void *ctx)
 {
-	char path[300], mac[32], state[32], line[300], drv[300], *base;
-	char a[INET_ADDRSTRLEN] = "no address";
-	struct ifreq ifr;
-	struct dirent *e;
-	ssize_t len;
-	int bits;
-	DIR *d = opendir("/sys/class/net");
+	struct report_ctx r = { fn, ctx };
 
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo"))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/net/%s/address",
-			 e->d_name);
-		if (readfile_into(path, mac, sizeof(mac), NULL))
-			strcpy(mac, "?");
-		mac[strcspn(mac, "\n")] = '\0';
-		snprintf(path, sizeof(path), "/sys/class/net/%s/operstate",
-			 e->d_name);
-		if (readfile_into(path, state, sizeof(state), NULL))
-			strcpy(state, "?");
-		state[strcspn(state, "\n")] = '\0';
-		snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver",
-			 e->d_name);
-		len = readlink(path, drv, sizeof(drv) - 1);
-		drv[len > 0 ? len : 0] = '\0';
-		base = strrchr(drv, '/');
-		strcpy(a, "no address");
-		bits = -1;
-		ifr_init(&ifr, e->d_name);
-		if (!if_ioctl(SIOCGIFADDR, &ifr)) {
-			inet_ntop(AF_INET, &((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr,
-				  a, sizeof(a));
-			ifr_init(&ifr, e->d_name);
-			if (!if_ioctl(SIOCGIFNETMASK, &ifr))
-				bits = __builtin_popcount(((struct sockaddr_in *)
-					&ifr.ifr_netmask)->sin_addr.s_addr);
-		}
-		snprintf(line, sizeof(line), "net %s: %s, link %s, %s", e->d_name,
-			 mac, state, a);
-		if (bits >= 0)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line),
-				 "/%d", bits);
-		if (base)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line),
-				 ", driver %s", base + 1);
-		fn(ctx, line);
-	}
-	closedir(d);
+	for_each_interface(report_interface, &r);
 }
