@@ -154,9 +154,10 @@ check: $(CHECK_DEPS)
 # build/bench/results.{json,md} and boot-timeline.png.  BENCH_REPS=N.
 # Then bench/debian (kernel start to multi-user.target on a Debian root
 # with systemd, against initramfs-tools and stock dracut) and bench/memory
-# (the smallest -m that boots, by bisection: the slowest, about 30 min).
-# BENCH=run|debian|memory runs one of them.
-BENCH ?= run debian memory
+# (the smallest -m that boots, by bisection: the slowest, about 30 min),
+# and bench/network (what ip=dhcp and SSH cost the initramfs phase).
+# BENCH=run|debian|memory|network runs one of them.
+BENCH ?= run debian memory network
 bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 	set -e; for b in $(BENCH); do bench/$$b; done
 

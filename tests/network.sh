@@ -194,3 +194,21 @@ ssh_rescue_shell_then_the_root() {
 	expect_field "$T/console.log" root marker net &&
 	expect_field "$T/console.log" net addr none
 }
+
+# With the storage tools (on by default with -k) and SSH in one image,
+# both share the loader and libraries; root's keys are private to root.
+test_ssh_image_with_the_storage_tools() {
+	local kver
+	. "$TOP/tests/mkrescue-lib.sh"
+	kver=$(stock_kernel_version) || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
+	"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --storage --compress none \
+		--ssh-authorized-keys "$T/key.pub" -o "$T/img" 2>"$T/mkrescue.log" ||
+		{ fail "mkrescue --storage --ssh-authorized-keys failed:" "$(cat "$T/mkrescue.log")"; return 1; }
+	list_image "$T/img" >"$T/list"
+	expect_entry "$T/list" -rwxr-xr-x usr/sbin/dropbear &&
+	expect_entry "$T/list" -rwxr-xr-x usr/sbin/cryptsetup &&
+	expect_entry "$T/list" -rw------- root/.ssh/authorized_keys &&
+	expect_entry "$T/list" -rw------- etc/dropbear/dropbear_ed25519_host_key &&
+	expect_entry "$T/list" drwx------ root/.ssh
+}

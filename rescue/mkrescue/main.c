@@ -128,6 +128,8 @@ static int gather(struct list *l, const struct options *o)
 		.module_list = o->module_list, .add = o->add, .nadd = o->nadd,
 		.hostonly = o->hostonly,
 	};
+	/* Host paths of the dynamic programs, shared: one loader, one /lib. */
+	struct hostpath hp = { 0 };
 	size_t i;
 	int err;
 
@@ -143,9 +145,10 @@ static int gather(struct list *l, const struct options *o)
 	/* By default with modules: a stock kernel is a distribution's. */
 	if (!err && (o->storage == OPTIONS_STORAGE_ON ||
 		     (o->storage == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
-		err = storage_add(l, o->storage == OPTIONS_STORAGE_ON);
+		err = storage_add(l, &hp, o->storage == OPTIONS_STORAGE_ON);
 	if (!err && o->ssh_keys)
-		err = ssh_add(l, o->ssh_keys, o->ssh_host_key);
+		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key);
+	hostpath_free(&hp);
 	for (i = 0; !err && i < o->ninclude; i++)
 		err = include_add(l, o->include[i]);
 	if (!err)

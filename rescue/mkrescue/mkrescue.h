@@ -152,11 +152,12 @@ int programs_add_e2fsck(struct list *l, const char *e2fsck, bool required);
 int include_add(struct list *l, const char *spec);
 
 /* ssh.c: --ssh-authorized-keys: dropbear, root's keys, a host key */
-int ssh_add(struct list *l, const char *authorized_keys, const char *host_key);
+int ssh_add(struct list *l, struct hostpath *hp, const char *authorized_keys,
+	    const char *host_key);
 
 /* storage.c: mdadm, cryptsetup, lvm, dmsetup, btrfs and their /etc */
 /* Unless REQUIRED, a tool the host does not have is left out. */
-int storage_add(struct list *l, bool required);
+int storage_add(struct list *l, struct hostpath *hp, bool required);
 
 /* mkrescue-moddb.c: modules.dep, .alias, .softdep and .builtin of a kernel */
 struct moddb;

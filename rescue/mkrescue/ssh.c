@@ -126,10 +126,9 @@ out:
 	return err;
 }
 
-static int ssh_add_dropbear(struct list *l)
+static int ssh_add_dropbear(struct list *l, struct hostpath *hp)
 {
 	struct ldconf conf = { 0 };
-	struct hostpath hp = { 0 };
 	struct ldpath lp;
 	size_t i;
 	int err;
@@ -145,16 +144,16 @@ static int ssh_add_dropbear(struct list *l)
 	if (!err)
 		err = ldpath_add_program(&lp, SSH_DROPBEAR);
 	if (!err)
-		err = hostpath_add(&hp, l, SSH_DROPBEAR, "SSH server");
+		err = hostpath_add(hp, l, SSH_DROPBEAR, "SSH server");
 	for (i = 0; !err && i < lp.nfiles; i++)
-		err = hostpath_add(&hp, l, lp.files[i].path, lp.files[i].why);
+		err = hostpath_add(hp, l, lp.files[i].path, lp.files[i].why);
 	ldpath_free(&lp);
 	ldconf_free(&conf);
-	hostpath_free(&hp);
 	return err;
 }
 
-int ssh_add(struct list *l, const char *authorized_keys, const char *host_key)
+int ssh_add(struct list *l, struct hostpath *hp, const char *authorized_keys,
+	    const char *host_key)
 {
 	const char *key_path = "etc/dropbear/dropbear_ed25519_host_key";
 	struct buf keys = { 0 };
@@ -169,7 +168,7 @@ int ssh_add(struct list *l, const char *authorized_keys, const char *host_key)
 	}
 	err = ssh_check_keys(authorized_keys, keys.data ? keys.data : "");
 	if (!err)
-		err = ssh_add_dropbear(l);
+		err = ssh_add_dropbear(l, hp);
 	if (!err)
 		err = list_add_dir(l, "root/.ssh", 0700, LIST_OWN, "SSH keys");
 	if (!err)

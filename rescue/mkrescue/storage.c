@@ -132,18 +132,16 @@ static int storage_add_programs(struct list *l, struct hostpath *hp,
 	return err;
 }
 
-int storage_add(struct list *l, bool required)
+int storage_add(struct list *l, struct hostpath *hp, bool required)
 {
-	struct hostpath hp = { 0 };
 	size_t i;
 	int err;
 
-	err = storage_add_programs(l, &hp, required);
+	err = storage_add_programs(l, hp, required);
 	for (i = 0; !err && i < STORAGE_COUNT(storage_confs); i++)
 		err = list_add_data(l, storage_confs[i].path, 0644,
 				    storage_confs[i].data,
 				    strlen(storage_confs[i].data), LIST_DEFAULT,
 				    "storage configuration");
-	hostpath_free(&hp);
 	return err;
 }
