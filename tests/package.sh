@@ -1,0 +1,265 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/package.sh: the Debian package as a user meets it.  make deb builds
+# it and lintian finds nothing; in a copy of the Debian 12 root of the
+# debian tests (tests/debian-root's debootstrap tree) it is installed with
+# dpkg in a chroot, then linux-image-amd64: the kernel hook writes
+# /boot/rescue.img-KVER.  grub-mkconfig (update-grub) runs on that root
+# booted in QEMU, where grub-probe sees a real /dev/vda and udev's
+# /dev/disk/by-uuid, as on a machine; the rescue entry it wrote is booted
+# with its kernel, initrd and command line: rescue shell, exit, the Debian
+# root.  Removing the package removes the images, reinstalling it writes
+# them again, removing the kernel removes its image.
+
+PACKAGE_UUID=5e1d0b7a-3c2f-4d8e-9b6a-0f1e2d3c4b5a
+PACKAGE_BUILD=$BUILD/tests/package-build
+PACKAGE_CACHE=${DEBIAN_ROOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/devtmpfs-rescue}
+PACKAGE_TIMEOUT=${PACKAGE_TIMEOUT:-300}
+RESCUE_PROMPT='\(rescue\)[^\n]*# (\x1b\[6n)?$'
+# What the root gets beside ours: GRUB's tools, and the kernel.
+PACKAGE_EXTRA="grub-common grub2-common linux-image-amd64"
+
+# package_deb [--force]: the .deb of this tree, built by make deb into
+# $PACKAGE_BUILD, again when what it is built from changed (or with
+# --force); under a lock, since the group's tests may run side by side.
+package_deb() {
+	local deb key
+	key=$(cd "$TOP" && tar -c --sort=name --mtime=@0 --owner=0 --group=0 \
+		--exclude=debian/build Makefile rescue dracut-module debian packaging | sha256sum | cut -c1-16)
+	mkdir -p "$PACKAGE_BUILD"
+	(
+		flock 9
+		if [ "${1:-}" = --force ] || [ "$(cat "$PACKAGE_BUILD/key" 2>/dev/null)" != "$key" ]; then
+			rm -rf "$PACKAGE_BUILD/deb" "$PACKAGE_BUILD/key"
+			make -s -C "$TOP" BUILD="$PACKAGE_BUILD" deb >"$T/make-deb.log" 2>&1 ||
+				{ fail "make deb failed:" "$(tail -n 15 "$T/make-deb.log")"; exit 1; }
+			echo "$key" >"$PACKAGE_BUILD/key"
+		fi
+	) 9>"$PACKAGE_BUILD.lock" || return 1
+	deb=$(ls "$PACKAGE_BUILD"/deb/devtmpfs-rescue_*_amd64.deb 2>/dev/null | head -n1)
+	[ -n "$deb" ] || { fail "make deb wrote no devtmpfs-rescue .deb in $PACKAGE_BUILD/deb"; return 1; }
+	echo "$deb"
+}
+
+test_make_deb_builds_a_lintian_clean_package() {
+	local deb
+	deb=$(package_deb --force) || return 1
+	note "make deb: $(basename "$deb"), $(stat -c %s "$deb") bytes"
+	dpkg-deb -c "$deb" >"$T/contents" || { fail "dpkg-deb cannot read $deb"; return 1; }
+	local f
+	for f in ./usr/sbin/mkrescue ./usr/sbin/update-rescue-images \
+		./usr/lib/devtmpfs-rescue/rescue-init ./usr/share/devtmpfs-rescue/modules.list \
+		./etc/kernel/postinst.d/devtmpfs-rescue ./etc/kernel/postrm.d/devtmpfs-rescue \
+		./etc/grub.d/42_devtmpfs-rescue ./etc/devtmpfs-rescue/rescue.conf \
+		./usr/lib/kernel/install.d/60-devtmpfs-rescue.install \
+		./usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh \
+		./usr/share/man/man8/update-rescue-images.8.gz; do
+		grep -q " $f\$" "$T/contents" || fail "$f is not in $(basename "$deb")"
+	done
+	lintian "$deb" >"$T/lintian.out" 2>&1
+	if grep -Eq '^[EW]: ' "$T/lintian.out"; then
+		fail "lintian reports errors or warnings:" "$(grep -E '^[EW]: ' "$T/lintian.out")"
+		return 1
+	fi
+}
+
+# The .debs of PACKAGES... not in the root whose dpkg status is STATUS,
+# with their dependencies, as apt resolves them from this host's
+# archives (the root's debootstrap mirror is one of them), downloaded
+# once into the shared cache: their file names carry their versions.
+# Prints their paths; a local .deb among PACKAGES is left out.
+package_closure() { # status packages...
+	local status=$1 dir=$PACKAGE_CACHE/package-debs name ver arch f
+	shift
+	set -- -q -y --no-install-recommends -o Dir::State::status="$status" \
+		-o Dir::State::extended_states=/dev/null -o Dir::Cache::archives="$dir" \
+		install "$@"
+	mkdir -p "$dir/partial"
+	(
+		flock 9
+		apt-get --download-only "$@" >"$T/apt.log" 2>&1
+	) 9>"$dir.lock" || { fail "apt-get --download-only failed:" "$(tail -n5 "$T/apt.log")"; return 1; }
+	apt-get -s "$@" 2>/dev/null | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*\[\([^]]*\)\])$/\1 \2 \3/p' >"$T/apt.inst"
+	while read -r name ver arch; do
+		[ "$name" != devtmpfs-rescue ] || continue
+		f=$dir/${name}_${ver/:/%3a}_$arch.deb
+		[ -e "$f" ] || { fail "apt downloaded no $f"; return 1; }
+		echo "$f"
+	done <"$T/apt.inst"
+}
+
+# Mounts in the root for dpkg's scripts; chroot_umount always runs (the
+# test's EXIT trap), so that nothing stays mounted under $T.
+chroot_mount() { # tree
+	mount -t proc proc "$1/proc" && mount -t sysfs -o ro sysfs "$1/sys" ||
+		{ fail "unable to mount proc and sysfs in $1"; return 1; }
+}
+
+chroot_umount() { # tree
+	local m
+	for m in $(awk -v t="$1/" 'index($2, t) == 1 { print $2 }' /proc/mounts | sort -r); do
+		umount "$m" 2>/dev/null || umount -l "$m"
+	done
+}
+
+# in_root TREE LOG COMMAND...: run in the chroot, output to LOG.
+in_root() {
+	local tree=$1 log=$2
+	shift 2
+	chroot "$tree" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 "$@" >"$log" 2>&1
+}
+
+# dpkg -i FILES... in the root: the files are copied in, then removed.
+root_dpkg_i() { # tree log files...
+	local tree=$1 log=$2 f
+	shift 2
+	mkdir -p "$tree/tmp/debs"
+	for f in "$@"; do cp "$f" "$tree/tmp/debs/" || return 1; done
+	# A configuration file the test wrote stays, without a question.
+	in_root "$tree" "$log" sh -c 'dpkg -i --force-confold /tmp/debs/*.deb'
+	local status=$?
+	rm -rf "$tree/tmp/debs"
+	[ "$status" -eq 0 ] || { fail "dpkg -i in the root failed:" "$(tail -n 15 "$log")"; return 1; }
+}
+
+# The menu entry titled TITLE in a grub.cfg: "KERNEL INITRD ARGS...".
+grub_entry() { # cfg title
+	awk -v t="$2" '
+		index($0, "menuentry '\''" t "'\''") { inside = 1; next }
+		inside && $1 == "linux" { k = $2; $1 = ""; $2 = ""; sub(/^ +/, ""); args = $0 }
+		inside && $1 == "initrd" { i = $2 }
+		inside && $1 == "}" { print k, i, args; exit }
+	' "$1"
+}
+
+test_kernel_hooks_and_grub_entry_on_a_debian_root() {
+	local deb img tree kver status debs_a debs_b cfg entry kernel initrd args
+	deb=$(package_deb) || return 1
+	img=$("$TOP/tests/debian-root" 2>"$T/debian-root.log") ||
+		{ fail "tests/debian-root failed:" "$(tail -n5 "$T/debian-root.log")"; return 1; }
+	# The cached tree the root image is made from; never written.
+	[ -d "${img%-*}.tree" ] || { fail "no debootstrap tree ${img%-*}.tree beside $img"; return 1; }
+	# Global: the EXIT trap runs after this function returned.
+	PACKAGE_TREE=$T/tree
+	tree=$PACKAGE_TREE
+	cp -a "${img%-*}.tree" "$tree" || { fail "unable to copy ${img%-*}.tree"; return 1; }
+	trap 'chroot_umount "$PACKAGE_TREE"' EXIT
+
+	# What apt would install: ours with its Depends, then GRUB and the
+	# kernel with theirs.
+	debs_a=$(package_closure "$tree/var/lib/dpkg/status" "$deb") || return 1
+	debs_b=$(package_closure "$tree/var/lib/dpkg/status" "$deb" $PACKAGE_EXTRA) || return 1
+	debs_b=$(comm -13 <(echo "$debs_a" | sort) <(echo "$debs_b" | sort))
+	kver=$(echo "$debs_b" | sed -n 's|.*/linux-image-\([0-9][^_]*-amd64\)_.*|\1|p')
+	[ -n "$kver" ] || { fail "no linux-image-KVER among the .debs of linux-image-amd64"; return 1; }
+	note "kernel $kver; $(echo "$debs_a" | wc -l) + $(echo "$debs_b" | wc -l) packages"
+
+	chroot_mount "$tree" || return 1
+	root_dpkg_i "$tree" "$T/dpkg-a.log" $debs_a "$deb" || return 1
+	ls "$tree"/boot/rescue.img-* >/dev/null 2>&1 &&
+		fail "rescue images before any kernel:" "$(ls "$tree"/boot/rescue.img-*)"
+	# A serial console, as on a server: GRUB_CMDLINE_LINUX must reach
+	# the rescue entry.  update-grub writes the menu in the booted root.
+	mkdir -p "$tree/boot/grub"
+	echo 'GRUB_CMDLINE_LINUX="console=ttyS0"' >"$tree/etc/default/grub"
+	# initramfs-tools comes with the kernel; its image is not under test
+	# and takes minutes with every module: the modules listed (none),
+	# and no second run from its dpkg trigger.
+	mkdir -p "$tree/etc/initramfs-tools/conf.d"
+	echo MODULES=list >"$tree/etc/initramfs-tools/conf.d/package-test.conf"
+	mkdir -p "$tree/etc/initramfs-tools"
+	echo update_initramfs=no >"$tree/etc/initramfs-tools/update-initramfs.conf"
+	root_dpkg_i "$tree" "$T/dpkg-b.log" $debs_b || return 1
+	[ -s "$tree/boot/rescue.img-$kver" ] ||
+		{ fail "installing linux-image-$kver wrote no /boot/rescue.img-$kver:" \
+			"$(grep -i rescue "$T/dpkg-b.log")"; return 1; }
+	expect_log "$T/dpkg-b.log" "^update-rescue-images: wrote /boot/rescue.img-$kver\$" \
+		"the hook's line" || return 1
+	bsdtar -tf "$tree/boot/rescue.img-$kver" | grep -q "^lib/modules/$kver/modules.dep$" ||
+		{ fail "/boot/rescue.img-$kver holds no modules of $kver"; return 1; }
+
+	# update-grub once, from the root's own systemd; rescue-report (the
+	# debian root's) then says how the boot went and powers off.
+	cat >"$tree/etc/systemd/system/package-update-grub.service" <<'EOF'
+[Unit]
+Description=update-grub for devtmpfs-rescue's package test
+ConditionPathExists=!/boot/grub/grub.cfg
+Before=rescue-report.service
+[Service]
+Type=oneshot
+ExecStart=/usr/sbin/update-grub
+StandardOutput=journal+console
+StandardError=journal+console
+[Install]
+WantedBy=multi-user.target
+EOF
+	ln -s /etc/systemd/system/package-update-grub.service \
+		"$tree/etc/systemd/system/multi-user.target.wants/"
+	cp "$tree/boot/vmlinuz-$kver" "$tree/boot/rescue.img-$kver" "$T/" || return 1
+	chroot_umount "$tree"
+	local mb
+	mb=$(du -sm "$tree" | cut -f1)
+	mke2fs -q -F -t ext4 -U "$PACKAGE_UUID" -L debian-root -d "$tree" "$T/root.img" \
+		"$((mb + mb / 4 + 64))M" || { fail "mke2fs of $T/root.img failed"; return 1; }
+
+	# First boot: the hook's image as the initramfs of a normal boot.
+	VM_TIMEOUT=$PACKAGE_TIMEOUT boot_vm "$T/boot1.log" --kernel "$T/vmlinuz-$kver" \
+		--initrd "$T/rescue.img-$kver" --mem 1G --append "root=UUID=$PACKAGE_UUID" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_field "$T/boot1.log" debian state running &&
+	expect_field "$T/boot1.log" debian failed none || return 1
+	cfg=$T/grub.cfg
+	debugfs -R "cat /boot/grub/grub.cfg" "$T/root.img" >"$cfg" 2>"$T/debugfs.err"
+	grep -q '^menuentry ' "$cfg" ||
+		{ fail "update-grub wrote no /boot/grub/grub.cfg in the booted root:" \
+			"$(cat "$T/debugfs.err")"; show_log "$T/boot1.log"; return 1; }
+	entry=$(grub_entry "$cfg" "Rescue shell (devtmpfs-rescue), Linux $kver")
+	[ -n "$entry" ] ||
+		{ fail "no 'Rescue shell (devtmpfs-rescue), Linux $kver' entry in grub.cfg:" \
+			"$(grep -E "^ *(menuentry|submenu)" "$cfg")"; return 1; }
+	read -r kernel initrd args <<<"$entry"
+	note "grub entry: linux $kernel $args; initrd $initrd"
+	local want
+	for want in "root=UUID=$PACKAGE_UUID" rescue console=ttyS0; do
+		case " $args " in
+		*" $want "*) ;;
+		*) fail "no $want on the rescue entry's command line: $args"; return 1 ;;
+		esac
+	done
+
+	# Second boot: that entry's files, read from the root image as GRUB
+	# would, and its command line.
+	debugfs -R "dump $kernel $T/entry-kernel" "$T/root.img" 2>/dev/null &&
+	debugfs -R "dump $initrd $T/entry-initrd" "$T/root.img" 2>/dev/null
+	[ -s "$T/entry-kernel" ] && [ -s "$T/entry-initrd" ] ||
+		{ fail "the entry's $kernel or $initrd is not in the root image"; return 1; }
+	printf '%s\n' "want $RESCUE_PROMPT" "send exit" \
+		'want Welcome to .*Debian GNU/Linux' \
+		'want Press Enter to continue' \
+		'send ' 'end' >"$T/steps"
+	"$TOP/tests/vm-steps.exp" "$T/boot2.log" "$PACKAGE_TIMEOUT" "$T/steps" \
+		--kernel "$T/entry-kernel" --initrd "$T/entry-initrd" --mem 1G \
+		--append "$args" --disk "virtio-blk:$T/root.img" 2>"$T/steps.err" ||
+		{ fail "the rescue entry's boot: $(cat "$T/steps.err")"; show_log "$T/boot2.log" 40; return 1; }
+	expect_log "$T/boot2.log" 'rescue: starting the rescue shell' "rescue-init's shell" &&
+	expect_log "$T/boot2.log" 'rescue: exec /sbin/init on /dev/vda' "the boot going on after exit" &&
+	expect_field "$T/boot2.log" debian state running || return 1
+
+	# The package's own scripts, then the kernel's removal.
+	chroot_mount "$tree" || return 1
+	in_root "$tree" "$T/dpkg-r.log" dpkg -r devtmpfs-rescue ||
+		{ fail "dpkg -r devtmpfs-rescue failed:" "$(tail -n5 "$T/dpkg-r.log")"; return 1; }
+	[ ! -e "$tree/boot/rescue.img-$kver" ] ||
+		{ fail "removing devtmpfs-rescue left /boot/rescue.img-$kver"; return 1; }
+	root_dpkg_i "$tree" "$T/dpkg-reinstall.log" "$deb" || return 1
+	[ -s "$tree/boot/rescue.img-$kver" ] ||
+		{ fail "installing devtmpfs-rescue on a root with $kver wrote no image"; return 1; }
+	in_root "$tree" "$T/dpkg-purge.log" dpkg --purge linux-image-amd64 "linux-image-$kver"
+	status=$?
+	[ "$status" -eq 0 ] ||
+		{ fail "dpkg --purge linux-image-$kver failed:" "$(tail -n5 "$T/dpkg-purge.log")"; return 1; }
+	[ ! -e "$tree/boot/rescue.img-$kver" ] ||
+		{ fail "removing linux-image-$kver left /boot/rescue.img-$kver"; return 1; }
+	chroot_umount "$tree"
+	rm -rf "$tree" "$T/root.img"
+}
