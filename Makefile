@@ -66,6 +66,9 @@ TEST_GROUPS = kernel kernel-userspace image dracut
 TEST_GROUPS += debian
 # Roots on md and btrfs that rescue-init assembles (tests/stacked.sh).
 TEST_GROUPS += stacked
+# The Debian package: built, lintian-clean, its hooks and GRUB entry on a
+# Debian root (tests/package.sh).
+TEST_GROUPS += package
 # Roots in LUKS containers that rescue-init opens (tests/luks.sh).
 TEST_GROUPS += luks
 # Roots on LVM2 logical volumes that rescue-init activates (tests/lvm.sh).
