@@ -212,3 +212,47 @@ test_ssh_image_with_the_storage_tools() {
 	expect_entry "$T/list" -rw------- etc/dropbear/dropbear_ed25519_host_key &&
 	expect_entry "$T/list" drwx------ root/.ssh
 }
+
+# A LUKS root on a headless machine: the prompt waits on the console, and
+# an SSH session answers it with rescue-unlock, a wrong passphrase first.
+test_luks_passphrase_given_over_ssh() {
+	local port pid i
+	local -a ssh_opts
+	. "$TOP/tests/luks.sh"
+	KVER=$(stock_kernel_version) || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
+	"$BUILD/mkrescue" -k "$KVER" --init "$RESCUE_INIT" --storage --add-module virtio_net \
+		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
+		{ fail "mkrescue failed:" "$(cat "$T/mkrescue.log")"; return 1; }
+	make_luks_root 2 "$T/c.img" luks-ssh && record_sums "$T/c.img" || return 1
+	port=$(free_port) || return 1
+	VM_TIMEOUT=$NET_VM_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$KVER" \
+		--initrd "$T/initrd" --mem 512M --append "root=UUID=$ROOT_UUID ip=dhcp" \
+		--disk "virtio-blk:$T/c.img" --qemu-arg -nic \
+		--qemu-arg "user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:$port-:22" &
+	pid=$!
+	wait_log "$T/console.log" 'rescue: ssh: dropbear listening' 120 &&
+	wait_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\)" 60 ||
+		{ kill "$pid"; wait "$pid"; fail "no dropbear or no prompt"; show_log "$T/console.log" 30; return 1; }
+	ssh_opts=(-p "$port" -o BatchMode=yes -o ConnectTimeout=30 -o StrictHostKeyChecking=no
+		  -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -o LogLevel=ERROR -i "$T/key")
+	for i in 1 2 3 4 5; do
+		echo not-the-passphrase | ssh "${ssh_opts[@]}" root@127.0.0.1 rescue-unlock \
+			>"$T/wrong.out" 2>&1
+		grep -q 'waits for its passphrase' "$T/wrong.out" && break
+		sleep 2
+	done
+	printf '%s\n' "$LUKS_PASS" | ssh "${ssh_opts[@]}" root@127.0.0.1 rescue-unlock \
+		>"$T/right.out" 2>&1
+	wait "$pid" || { fail "the VM failed"; return 1; }
+	grep -qF "rescue-unlock: /dev/vda (LUKS UUID $LUKS_UUID) waits for its passphrase (try 1 of 3)" "$T/wrong.out" &&
+	grep -qF "rescue-unlock: wrong passphrase for /dev/vda, try 1 of 3" "$T/wrong.out" ||
+		{ fail "rescue-unlock with a wrong passphrase said:" "$(cat "$T/wrong.out")"; return 1; }
+	grep -qF "rescue-unlock: /dev/vda opened" "$T/right.out" ||
+		{ fail "rescue-unlock with the passphrase said:" "$(cat "$T/right.out")"; return 1; }
+	expect_log "$T/console.log" '^\(given by rescue-unlock\)$' \
+		"the console prompt answered over SSH" &&
+	expect_luks_root 2 luks-ssh &&
+	expect_no_log "$T/console.log" "not-the-passphrase" "the wrong passphrase itself" &&
+	expect_disks_unchanged
+}

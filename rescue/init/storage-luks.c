@@ -13,7 +13,9 @@
  * through a pipe (--key-file=-), never on its command line, never to
  * the log or a file.
  *
- * The prompt blocks the boot loop: a first, synchronous version.
+ * The prompt blocks the boot loop: a first, synchronous version.  It
+ * takes the passphrase from whichever comes first, the console or an
+ * SSH session's rescue-unlock through LUKS_PASS_FIFO (storage.h).
  * Uevents queue on the socket meanwhile (lost ones make rootfind.c
  * enumerate again), so disks that appear while it asks are seen after.
  *
@@ -24,6 +26,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,17 +187,57 @@ static int open_with(struct luks *x, const void *key, size_t len)
 	return r;
 }
 
-/* One line from the console, echo off; its length, or -errno. */
+/* A line of what the prompt is about, for rescue-unlock and SSH logins. */
+static void note_file(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	FILE *f;
+
+	mkdir("/run/rescue", 0755);
+	f = fopen(path, "we");
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+/* One line from fd (the passphrase FIFO: written whole by one write). */
+static ssize_t read_line(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/*
+ * One line from the console, echo off, or from the FIFO, whichever
+ * comes first; its length, or -errno.
+ */
 static int ask(const struct luks *x, int try, char *buf, size_t size)
 {
 	struct termios old, quiet;
+	struct pollfd p[2];
 	bool tty;
 	ssize_t n;
-	int fd;
+	int fd, fifo;
 
 	fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	/* O_RDWR: the FIFO never reads as ended when a writer leaves. */
+	mkdir("/run/rescue", 0755);
+	if (mkfifo(LUKS_PASS_FIFO, 0600) && errno != EEXIST)
+		log_warn("luks: unable to make %s: %s; the passphrase can "
+			 "only be typed on the console", LUKS_PASS_FIFO,
+			 strerror(errno));
+	fifo = open(LUKS_PASS_FIFO, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	note_file(LUKS_WAITING, "%s (LUKS UUID %s) waits for its passphrase "
+		  "(try %d of %d)\n", x->node, x->uuid, try, LUKS_TRIES);
 	tty = tcgetattr(fd, &old) == 0;
 	if (tty) {
 		quiet = old;
@@ -203,13 +247,23 @@ static int ask(const struct luks *x, int try, char *buf, size_t size)
 	}
 	dprintf(fd, "\nPassphrase for %s (LUKS UUID %s)%s: ", x->node,
 		x->uuid, try > 1 ? ", again" : "");
-	do
-		n = read(fd, buf, size - 1);
-	while (n < 0 && errno == EINTR);
+	p[0] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	p[1] = (struct pollfd){ .fd = fifo, .events = POLLIN };
+	while (poll(p, fifo >= 0 ? 2 : 1, -1) < 0 && errno == EINTR)
+		;
+	if (fifo >= 0 && (p[1].revents & POLLIN)) {
+		n = read_line(fifo, buf, size);
+		dprintf(fd, "(given by rescue-unlock)");
+	} else {
+		n = read_line(fd, buf, size);
+	}
 	if (tty)
 		tcsetattr(fd, TCSANOW, &old);
 	dprintf(fd, "\n");
 	close(fd);
+	if (fifo >= 0)
+		close(fifo);
+	unlink(LUKS_WAITING);
 	if (n < 0)
 		return -errno;
 	if (n == 0)
@@ -250,6 +304,8 @@ static int prompt(struct luks *x)
 			break;
 		log_warn("luks: wrong passphrase for %s (UUID %s), try %d of "
 			 "%d", x->node, x->uuid, try, LUKS_TRIES);
+		note_file(LUKS_STATUS, "wrong passphrase for %s, try %d of "
+			  "%d\n", x->node, try, LUKS_TRIES);
 		say("Wrong passphrase for %s: %d tries left.\n", x->node,
 		    LUKS_TRIES - try);
 		snprintf(x->why, sizeof(x->why), "%d wrong passphrases",
@@ -259,7 +315,11 @@ static int prompt(struct luks *x)
 		x->state = L_FAILED;
 		log_error("luks: %s (UUID %s) not opened: %s", x->node,
 			  x->uuid, x->why);
+		note_file(LUKS_STATUS, "%s not opened: %s\n", x->node, x->why);
+	} else {
+		note_file(LUKS_STATUS, "%s opened\n", x->node);
 	}
+	unlink(LUKS_PASS_FIFO);
 	return r;
 }
 

@@ -109,6 +109,17 @@ int dm_info(const char *dev, char *name, size_t nsize, char *uuid,
 	    size_t usize);
 void dm_annotate(struct blkdev *d);
 
+/*
+ * A LUKS passphrase from elsewhere than the console (an SSH session's
+ * rescue-unlock, tools.c): while the prompt waits, LUKS_WAITING says
+ * which container in one line, and a line written to the FIFO
+ * LUKS_PASS_FIFO answers it as a typed one would; LUKS_STATUS says how
+ * each try went.
+ */
+#define LUKS_WAITING	"/run/rescue/luks-waiting"
+#define LUKS_PASS_FIFO	"/run/rescue/luks-passphrase"
+#define LUKS_STATUS	"/run/rescue/luks-status"
+
 /* How long the root wait goes on for what settle() started. */
 #define STORAGE_SETTLE_WAIT_S	5
 

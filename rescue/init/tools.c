@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tools.c: rescue-ls and rescue-mount, the rescue shell's commands. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "rescue-init.h"
 #include "network.h"
 #include "storage.h"
+#include "readfile.h"
 
-enum tool { TOOL_NONE, TOOL_LS, TOOL_MOUNT, TOOL_CONTINUE, TOOL_HELP };
+enum tool { TOOL_NONE, TOOL_LS, TOOL_MOUNT, TOOL_CONTINUE, TOOL_UNLOCK,
+	    TOOL_HELP };
 
 static const char usage[] =
 	"usage: rescue-ls            list the block devices\n"
@@ -26,6 +30,8 @@ static const char usage[] =
 	"       rescue-continue      end the console's rescue shell: the "
 	"boot goes on\n"
 	"                            (from an SSH session)\n"
+	"       rescue-unlock        give the waiting LUKS prompt its "
+	"passphrase (from stdin)\n"
 	"       rescue-init --ls | --mount [DIR] | --continue | --help\n"
 	"rescue-init itself is the /init (PID 1) of an initramfs: see "
 	"rescue-init(8).\n";
@@ -42,6 +48,8 @@ static enum tool which(int argc, char *argv[], int *first)
 		return TOOL_MOUNT;
 	if (!strcmp(base, "rescue-continue"))
 		return TOOL_CONTINUE;
+	if (!strcmp(base, "rescue-unlock"))
+		return TOOL_UNLOCK;
 	*first = 2;
 	if (argc > 1 && !strcmp(argv[1], "--ls"))
 		return TOOL_LS;
@@ -279,6 +287,82 @@ static int rescue_continue(void)
 	return 0;
 }
 
+/* The passphrase from stdin: a line, echo off on a terminal. */
+static ssize_t read_passphrase(char *buf, size_t size)
+{
+	struct termios old, quiet;
+	bool tty = tcgetattr(0, &old) == 0;
+	ssize_t n;
+
+	if (tty) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK | ECHONL);
+		tcsetattr(0, TCSANOW, &quiet);
+		fputs("Passphrase: ", stdout);
+		fflush(stdout);
+	}
+	n = read(0, buf, size - 1);
+	if (tty) {
+		tcsetattr(0, TCSANOW, &old);
+		putchar('\n');
+	}
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	return n;
+}
+
+/*
+ * The LUKS prompt of PID 1 from another terminal (an SSH session): the
+ * passphrase goes through LUKS_PASS_FIFO, as if typed on the console,
+ * and LUKS_STATUS says how it went.
+ */
+static int rescue_unlock(void)
+{
+	char what[300], pass[512 + 1], before[300] = "", after[300] = "";
+	ssize_t n;
+	int fd, i;
+
+	if (readfile_into(LUKS_WAITING, what, sizeof(what), NULL)) {
+		fprintf(stderr, "rescue-unlock: no LUKS container waits for a "
+			"passphrase\n");
+		return 1;
+	}
+	printf("rescue-unlock: %s", what);
+	fflush(stdout);
+	readfile_into(LUKS_STATUS, before, sizeof(before), NULL);
+	n = read_passphrase(pass, sizeof(pass) - 1);
+	if (n <= 0) {
+		fprintf(stderr, "rescue-unlock: no passphrase read\n");
+		return 1;
+	}
+	pass[n++] = '\n';
+	fd = open(LUKS_PASS_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || write(fd, pass, (size_t)n) != n) {
+		fprintf(stderr, "rescue-unlock: unable to give the passphrase "
+			"through %s: %s\n", LUKS_PASS_FIFO, strerror(errno));
+		explicit_bzero(pass, sizeof(pass));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	explicit_bzero(pass, sizeof(pass));
+	close(fd);
+	/* cryptsetup's key derivation takes a while: up to 60 s. */
+	for (i = 0; i < 600; i++) {
+		if (!readfile_into(LUKS_STATUS, after, sizeof(after), NULL) &&
+		    strcmp(after, before))
+			break;
+		usleep(100000);
+	}
+	if (!strcmp(after, before)) {
+		fprintf(stderr, "rescue-unlock: no answer from the prompt in "
+			"60 s\n");
+		return 1;
+	}
+	printf("rescue-unlock: %s", after);
+	return strstr(after, " opened") ? 0 : 1;
+}
+
 int tools_main(int argc, char *argv[])
 {
 	struct blklist devs = { 0 };
@@ -312,6 +396,8 @@ int tools_main(int argc, char *argv[])
 		return rescue_mount(argc > first ? argv[first] : NEWROOT);
 	case TOOL_CONTINUE:
 		return rescue_continue();
+	case TOOL_UNLOCK:
+		return rescue_unlock();
 	case TOOL_HELP:
 		fputs(usage, stdout);
 		return 0;

@@ -39,7 +39,10 @@ static const struct layout_file {
 	{ "etc/profile",
 	  "export PATH=/bin:/sbin:/usr/bin:/usr/sbin\n"
 	  "export HOME=/root\n"
-	  "PS1='rescue:\\w# '\n" },
+	  "PS1='rescue:\\w# '\n"
+	  /* An SSH login learns of a LUKS prompt that waits for it. */
+	  "[ -r /run/rescue/luks-waiting ] && echo \"rescue: $(cat "
+	  "/run/rescue/luks-waiting): rescue-unlock gives it\"\n" },
 	/* The first marker of a whole image: image.c writes its text. */
 	{ IMAGEMARK_BEGIN, "" },
 };

@@ -16,6 +16,7 @@ static const char *const programs_init_links[] = {
 	"bin/rescue-ls",
 	"bin/rescue-mount",
 	"bin/rescue-continue",
+	"bin/rescue-unlock",
 };
 
 static const char *const programs_fsck_links[] = {
