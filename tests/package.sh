@@ -8,7 +8,8 @@
 # /dev/disk/by-uuid, as on a machine; the rescue entry it wrote is booted
 # with its kernel, initrd and command line: rescue shell, exit, the Debian
 # root.  Removing the package removes the images, reinstalling it writes
-# them again, removing the kernel removes its image.
+# them again, a hook whose mkrescue fails says why in one line and exits
+# 0, removing the kernel removes its image.
 
 PACKAGE_UUID=5e1d0b7a-3c2f-4d8e-9b6a-0f1e2d3c4b5a
 PACKAGE_BUILD=$BUILD/tests/package-build
@@ -254,6 +255,16 @@ EOF
 	root_dpkg_i "$tree" "$T/dpkg-reinstall.log" "$deb" || return 1
 	[ -s "$tree/boot/rescue.img-$kver" ] ||
 		{ fail "installing devtmpfs-rescue on a root with $kver wrote no image"; return 1; }
+	# A hook that cannot write the image says so in one line and lets
+	# the kernel's installation go on; the old image stays.
+	echo COMPRESS=lz4 >>"$tree/etc/devtmpfs-rescue/rescue.conf"
+	in_root "$tree" "$T/hook.log" env DEB_MAINT_PARAMS=configure \
+		/etc/kernel/postinst.d/devtmpfs-rescue "$kver" "/boot/vmlinuz-$kver" ||
+		fail "the kernel hook failed when mkrescue did:" "$(cat "$T/hook.log")"
+	[ "$(wc -l <"$T/hook.log")" -eq 1 ] &&
+		grep -q "^update-rescue-images: no rescue image for Linux $kver: .*lz4" "$T/hook.log" ||
+		fail "not one line naming the kernel and the reason:" "$(cat "$T/hook.log")"
+	[ -s "$tree/boot/rescue.img-$kver" ] || fail "a failed hook removed /boot/rescue.img-$kver"
 	in_root "$tree" "$T/dpkg-purge.log" dpkg --purge linux-image-amd64 "linux-image-$kver"
 	status=$?
 	[ "$status" -eq 0 ] ||
