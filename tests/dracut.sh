@@ -10,38 +10,52 @@ STOCK_MEM=1G
 STOCK_TIMEOUT=${STOCK_TIMEOUT:-180}
 DRACUT_ROOT_UUID=7d1c3e55-2b6a-4f0e-8c4d-9a1b2c3d4e51
 
-# The cache is keyed on what goes into the image, so that a new
-# rescue-init or module-setup.sh gives a new image.
-dracut_cache_key() {
-	{
-		stock_kernel_version
+# The cache of each stock kernel ($STOCK_KVER, for_each_stock_kernel) is
+# keyed on what goes into the image, so that a new rescue-init or
+# module-setup.sh gives a new image; computed when used, not when this
+# file is sourced, as the kernel is chosen per test.
+dracut_cache() {
+	local kver key
+	kver=$(stock_kernel_version) || return 1
+	key=$({
+		echo "$kver"
 		cat "$BUILD/rescue-init" "$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" \
 			"$TOP/rescue/mkrescue/modules.list" "$TOP/Makefile"
-	} | sha256sum | cut -c1-16
+	} | sha256sum | cut -c1-16)
+	echo "$DRACUT_CACHE_TOP/$kver/$key"
 }
-DRACUT_CACHE=$DRACUT_CACHE_TOP/$(dracut_cache_key 2>/dev/null)
 
 # dracut_build OUT LOG [dracut options]: dracut with this tree's module.
 dracut_build() {
-	dracut_from_tree "$DRACUT_CACHE/dest" "$@"
+	local cache
+	cache=$(dracut_cache) || return 1
+	dracut_from_tree "$cache/dest" "$@"
 }
 
-# The dracut modules rescue-init cannot stand in for, from the module's
-# own list: this host's dracut includes crypt, lvm, mdraid, btrfs,
-# resume... by default (their tools are installed), and the module
-# refuses them.
+# The dracut modules of the module's own list in state STATE
+# ("missing", "rescue-init"), on one line.
+dracut_modules_in() { # state
+	bash -c '. "$1" && devtmpfs_rescue_modules_in "$2"' _ \
+		"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" "$1"
+}
+
+# The dracut modules rescue-init cannot stand in for: this host's dracut
+# includes crypt, resume, virtiofs... by default (their tools are
+# installed), and the module refuses them.
 dracut_refused_modules() {
-	bash -c '. "$1" && devtmpfs_rescue_modules_in missing' _ \
-		"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh"
+	dracut_modules_in missing
 }
 
-# The image every boot test uses, built once per run of the group.
+# The image every boot test uses, built once per stock kernel and kept
+# until its inputs change.
 dracut_rescue_image() {
-	local img=$DRACUT_CACHE/devtmpfs-rescue.img
+	local cache img
+	cache=$(dracut_cache) || return 1
+	img=$cache/devtmpfs-rescue.img
 	if [ ! -e "$img" ]; then
-		rm -rf "$DRACUT_CACHE_TOP"
-		mkdir -p "$DRACUT_CACHE"
-		dracut_build "$img.tmp" "$DRACUT_CACHE/dracut.log" \
+		rm -rf "${cache%/*}"
+		mkdir -p "$cache"
+		dracut_build "$img.tmp" "$cache/dracut.log" \
 			--no-hostonly --add devtmpfs-rescue \
 			--omit "$(dracut_refused_modules)" || return 1
 		mv "$img.tmp" "$img"
@@ -79,8 +93,13 @@ expect_modalias_boot() { # log driver
 }
 
 test_dracut_add_makes_rescue_init_the_init() {
-	local img
+	for_each_stock_kernel dracut_add_makes_rescue_init_the_init
+}
+
+dracut_add_makes_rescue_init_the_init() {
+	local img log
 	img=$(dracut_rescue_image) || return 1
+	log=${img%/*}/dracut.log
 	lsinitrd -f init "$img" >"$T/init" 2>/dev/null ||
 		{ fail "lsinitrd could not extract /init from $img"; return 1; }
 	cmp -s "$T/init" "$BUILD/rescue-init" ||
@@ -90,11 +109,11 @@ test_dracut_add_makes_rescue_init_the_init() {
 		{ fail "dracut's own /init was not kept as /init.dracut"; return 1; }
 	grep -Eq 'lib/modules/[^ ]*/modules\.alias$' "$T/listing" ||
 		{ fail "no modules.alias in the image"; return 1; }
-	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: /init is rescue-init' \
+	expect_log "$log" 'devtmpfs-rescue: /init is rescue-init' \
 		"the module saying what it replaced" &&
-	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: systemd is in the image but does not run' \
+	expect_log "$log" 'devtmpfs-rescue: systemd is in the image but does not run' \
 		"the module saying what it leaves unused" &&
-	expect_log "$DRACUT_CACHE/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: lvm \(not yet: mdraid btrfs crypt ' \
+	expect_log "$log" "devtmpfs-rescue: storage layers rescue-init stands in for: $(dracut_modules_in rescue-init) \\(not yet: $(dracut_modules_in missing)\\)" \
 		"the module saying which storage layers rescue-init has"
 }
 
@@ -116,47 +135,45 @@ dracut_status() { # dest out log [dracut options]
 	echo $?
 }
 
-# crypt, lvm and mdraid are in dracut's default image on this host
-# (cryptsetup, lvm2, mdadm are installed): with devtmpfs-rescue the
-# hooks of crypt and mdraid would not run, and the build fails in one
-# line naming them; lvm is accepted (rescue-init activates LVM itself).
+# Modules of the list still "missing" that dracut's default image has on
+# this host (their tools are installed): with devtmpfs-rescue their
+# hooks would not run, and the build fails in one line naming them.
 test_build_fails_naming_modules_rescue_init_cannot_stand_in_for() {
-	local status m line
+	local status m line mods
+	mods=$(dracut_refused_modules | tr ' ' '\n' | grep -xE 'crypt|resume|virtiofs' | tr '\n' ' ')
+	[ -n "$mods" ] || { fail "no module of the list is missing any more: pick others"; return 1; }
 	status=$(dracut_status "$T/dest" "$T/img" "$T/dracut.log" --no-hostonly \
-		--no-kernel --no-compress --add devtmpfs-rescue --add "crypt lvm mdraid") ||
+		--no-kernel --no-compress --add devtmpfs-rescue --add "$mods") ||
 		return 1
-	[ "$status" -ne 0 ] || { fail "dracut succeeded with crypt, lvm and mdraid"; return 1; }
+	[ "$status" -ne 0 ] || { fail "dracut succeeded with $mods"; return 1; }
 	[ ! -e "$T/img" ] || fail "dracut left an image behind"
 	line=$(grep 'rescue-init cannot stand in for' "$T/dracut.log")
 	[ "$(grep -c 'rescue-init cannot stand in for' "$T/dracut.log")" -eq 1 ] ||
 		{ fail "expected one line, got:" "$line" "$(tail -5 "$T/dracut.log")"; return 1; }
-	for m in crypt mdraid; do
+	for m in $mods; do
 		[[ " ${line#*for the dracut modules} " == *" $m "* ]] ||
 			fail "the line does not name $m: $line"
 	done
-	# rescue-init stands in for lvm (storage-lvm.c): not refused
-	[[ " ${line#*for the dracut modules} " != *" lvm "* ]] ||
-		fail "the line names lvm, which rescue-init stands in for: $line"
 	note "$line"
 }
 
-# A layer rescue-init stands in for (its state set to "rescue-init" in
-# the module's list) is accepted, with its tool and no-udev config.
+# The layers rescue-init stands in for (state "rescue-init" in the
+# module's list: mdraid and btrfs among them) are accepted, with their
+# tools and mdadm's no-udev config.
 test_layer_marked_supported_installs_its_tool() {
 	local status omit
 	make -s -C "$TOP" install DESTDIR="$T/dest" PREFIX=/usr >"$T/install.log" 2>&1 ||
 		{ fail "make install failed"; return 1; }
-	sed -i 's/^mdraid         missing /mdraid         rescue-init /' \
-		"$T/dest/usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh"
-	omit=$(dracut_refused_modules | sed 's/\bmdraid\b//')
+	omit=$(dracut_refused_modules)
 	status=$(dracut_status "$T/dest" "$T/img" "$T/dracut.log" --no-hostonly \
-		--no-kernel --no-compress --add "devtmpfs-rescue mdraid" --omit "$omit") ||
+		--no-kernel --no-compress --add "devtmpfs-rescue mdraid btrfs" --omit "$omit") ||
 		return 1
 	[ "$status" -eq 0 ] || { fail "dracut failed:" "$(tail -5 "$T/dracut.log")"; return 1; }
-	expect_log "$T/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: mdraid lvm \(not yet: btrfs crypt' \
+	expect_log "$T/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for: mdraid btrfs' \
 		"the layers said" || return 1
 	lsinitrd "$T/img" >"$T/listing" 2>&1
 	grep -Eq ' usr/sbin/mdadm$' "$T/listing" || fail "no mdadm in the image"
+	grep -Eq ' (usr/)?s?bin/btrfs$' "$T/listing" || fail "no btrfs in the image"
 	lsinitrd -f etc/mdadm/mdadm.conf "$T/img" | grep -q '^HOMEHOST <ignore>$' ||
 		fail "not the module's mdadm.conf"
 }
@@ -174,6 +191,10 @@ test_check_returns_255_so_the_module_is_opt_in() {
 }
 
 test_stock_kernel_reaches_root_by_uuid_on_virtio_blk() {
+	for_each_stock_kernel stock_kernel_reaches_root_by_uuid_on_virtio_blk
+}
+
+stock_kernel_reaches_root_by_uuid_on_virtio_blk() {
 	local img
 	img=$(dracut_rescue_image) || return 1
 	make_dracut_root "$T/root.img" || return 1
@@ -186,6 +207,10 @@ test_stock_kernel_reaches_root_by_uuid_on_virtio_blk() {
 }
 
 test_stock_kernel_reaches_root_by_uuid_on_nvme() {
+	for_each_stock_kernel stock_kernel_reaches_root_by_uuid_on_nvme
+}
+
+stock_kernel_reaches_root_by_uuid_on_nvme() {
 	local img
 	img=$(dracut_rescue_image) || return 1
 	make_dracut_root "$T/root.img" || return 1
@@ -197,6 +222,10 @@ test_stock_kernel_reaches_root_by_uuid_on_nvme() {
 }
 
 test_stock_kernel_reaches_root_by_uuid_on_ahci() {
+	for_each_stock_kernel stock_kernel_reaches_root_by_uuid_on_ahci
+}
+
+stock_kernel_reaches_root_by_uuid_on_ahci() {
 	local img
 	img=$(dracut_rescue_image) || return 1
 	make_dracut_root "$T/root.img" || return 1
@@ -212,6 +241,9 @@ test_stock_kernel_reaches_root_by_uuid_on_ahci() {
 BRACKETED_PASTE_END=$'\e\\[\\?2004l'
 RESCUE_PROMPT='\(rescue\)[^\n]*# (\x1b\[6n)?$'
 
+# The shell and rd.break are rescue-init's, the same on every kernel:
+# one stock kernel is enough for them (the boots above load each
+# kernel's modules).
 test_stock_kernel_without_root_disk_opens_shell() {
 	local img
 	img=$(dracut_rescue_image) || return 1
@@ -246,6 +278,8 @@ test_stock_kernel_rd_break_mount_opens_shell_before_mounting() {
 	expect_no_log "$T/console.log" 'TEST RESULT: root' "the boot going on to the root"
 }
 
+# The image of the oldest stock kernel; the patched kernel needs none of
+# its modules, so one is enough.
 test_same_image_boots_the_patched_kernel() {
 	local img
 	img=$(dracut_rescue_image) || return 1
