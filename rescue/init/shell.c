@@ -175,7 +175,9 @@ static void exec_shell(const char *tty)
 	if (access("/root", X_OK))
 		snprintf(home, sizeof(home), "HOME=/");
 	snprintf(term, sizeof(term), "TERM=%s", t ? t : "linux");
-	chdir("/");
+	if (chdir("/"))	/* "/" is there: nothing to do but go on */
+		log_debug("the rescue shell starts where it was: %s",
+			  strerror(errno));
 	execve(SHELL, argv, envp);
 	_exit(127);
 }

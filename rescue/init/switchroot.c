@@ -200,7 +200,8 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 	if (mount(newroot, "/", NULL, MS_MOVE, NULL)) {
 		err = -errno;
 		log_error("unable to move %s to /: %s", newroot, strerror(errno));
-		chdir("/");
+		if (chdir("/"))
+			log_error("unable to go back to /: %s", strerror(errno));
 		goto undo;
 	}
 	/* The way back: the new root's mount, before it becomes "/". */
