@@ -295,21 +295,11 @@ static void make_link(const char *name, const char *dev)
 void dm_annotate(struct blkdev *d)
 {
 	char name[128] = "", alias[160];
-	size_t i;
 
 	if (strncmp(d->name, "dm-", 3) ||
 	    dm_info(d->name, name, sizeof(name), NULL, 0) || !name[0])
 		return;
 	make_link(name, d->name);
 	snprintf(alias, sizeof(alias), "mapper!%s", name);
-	if (strlen(alias) >= sizeof(d->alias[0]))
-		return;		/* a cut name would match another */
-	for (i = 0; i < ARRAY_SIZE(d->alias); i++) {
-		if (!strcmp(d->alias[i], alias))
-			return;
-		if (!d->alias[i][0]) {
-			snprintf(d->alias[i], sizeof(d->alias[i]), "%s", alias);
-			return;
-		}
-	}
+	storage_add_alias(d, alias);
 }

@@ -373,7 +373,6 @@ static void lvm_annotate(struct blkdev *d)
 {
 	char dmname[128], uuid[160], vg[LVM_NAME_MAX], lv[LVM_NAME_MAX];
 	char alias[sizeof(d->alias[0]) + LVM_NAME_MAX * 2];
-	size_t i;
 
 	dm_annotate(d);
 	if (strncmp(d->name, "dm-", 3) ||
@@ -382,16 +381,7 @@ static void lvm_annotate(struct blkdev *d)
 	    lvmreport_split_dm_name(dmname, vg, sizeof(vg), lv, sizeof(lv)))
 		return;
 	snprintf(alias, sizeof(alias), "%s!%s", vg, lv);
-	if (strlen(alias) >= sizeof(d->alias[0]))
-		return;		/* a cut name would match another */
-	for (i = 0; i < ARRAY_SIZE(d->alias); i++) {
-		if (!strcmp(d->alias[i], alias))
-			return;
-		if (!d->alias[i][0]) {
-			snprintf(d->alias[i], sizeof(d->alias[i]), "%s", alias);
-			return;
-		}
-	}
+	storage_add_alias(d, alias);
 }
 
 /* "lvm VG span (UUID ...): 1 of 2 PVs vdb, missing PV ...; 0 LVs active" */

@@ -5,6 +5,7 @@
  * claims it gets it.  See storage.h for what a layer implements.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "storage.h"
@@ -139,6 +140,26 @@ int storage_settle(void)
 			n += r;
 	}
 	return n;
+}
+
+/*
+ * One more name of d below /dev ("VG!LV" for /dev/VG/LV), for a layer's
+ * annotate(): once, and never cut, since a cut name would match another.
+ */
+void storage_add_alias(struct blkdev *d, const char *alias)
+{
+	size_t i;
+
+	if (strlen(alias) >= sizeof(d->alias[0]))
+		return;
+	for (i = 0; i < ARRAY_SIZE(d->alias); i++) {
+		if (!strcmp(d->alias[i], alias))
+			return;
+		if (!d->alias[i][0]) {
+			snprintf(d->alias[i], sizeof(d->alias[i]), "%s", alias);
+			return;
+		}
+	}
 }
 
 void storage_report(devtable_line_fn *fn, void *ctx)

@@ -129,6 +129,7 @@ void storage_device(struct blkdev *d);
 void storage_removed(const char *name);
 int storage_settle(void);
 void storage_report(devtable_line_fn *fn, void *ctx);
+void storage_add_alias(struct blkdev *d, const char *alias);
 size_t storage_active(void);
 
 /*
