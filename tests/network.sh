@@ -132,6 +132,35 @@ free_port() {
 	fail "no free TCP port on 127.0.0.1"
 }
 
+# ssh_vm KVER APPEND DISK [MEM]: the guest in the background (SSH_PID)
+# with its port 22 forwarded from 127.0.0.1:SSH_PORT only; back once
+# dropbear listens, else the guest is stopped and the test fails.
+ssh_vm() {
+	local kver=$1 append=$2 disk=$3 mem=${4:-512M}
+	SSH_PORT=$(free_port) || return 1
+	VM_TIMEOUT=$NET_VM_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/initrd" --mem "$mem" --append "$append" --disk "virtio-blk:$disk" \
+		--qemu-arg -nic --qemu-arg \
+		"user,model=virtio-net-pci,mac=52:54:00:12:34:56,hostfwd=tcp:127.0.0.1:$SSH_PORT-:22" &
+	SSH_PID=$!
+	wait_log "$T/console.log" 'rescue: ssh: dropbear listening on port 22' 180 && return 0
+	kill "$SSH_PID"
+	wait "$SSH_PID"
+	fail "dropbear did not start"
+	show_log "$T/console.log" 30
+	return 1
+}
+
+# rescue_ssh KEY [ssh options] -- COMMAND: root@ the guest, the host key
+# remembered in $T/known_hosts.
+rescue_ssh() {
+	local key=$1
+	shift
+	ssh -p "$SSH_PORT" -o BatchMode=yes -o ConnectTimeout=30 \
+		-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile="$T/known_hosts" \
+		-o IdentitiesOnly=yes -o LogLevel=ERROR -i "$key" "$@"
+}
+
 # The rescue shell of a headless machine: the test logs in with its key
 # through a port forwarded on 127.0.0.1 only, sees and mounts the root
 # disk, checks that a password and a wrong key are refused, and lets the
@@ -141,8 +170,7 @@ test_ssh_rescue_shell_then_the_root() {
 }
 
 ssh_rescue_shell_then_the_root() {
-	local kver port pid fp i
-	local -a ssh_opts
+	local kver fp i
 	kver=$(stock_kernel_version) || return 1
 	ssh-keygen -q -t ed25519 -N '' -C rescue-test -f "$T/key" &&
 	ssh-keygen -q -t ed25519 -N '' -C wrong -f "$T/wrong" || { fail "ssh-keygen failed"; return 1; }
@@ -151,31 +179,23 @@ ssh_rescue_shell_then_the_root() {
 		{ fail "mkrescue --ssh-authorized-keys failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
 	fp=$(sed -n 's/^mkrescue: SSH host key made for this image: ed25519 \(SHA256:[^ ]*\) .*/\1/p' "$T/mkrescue.log")
 	[ -n "$fp" ] || { fail "mkrescue did not print the host key's fingerprint:" "$(cat "$T/mkrescue.log")"; return 1; }
-	net_root "$T/root.img" || return 1
-	port=$(free_port) || return 1
-	VM_TIMEOUT=$NET_VM_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
-		--initrd "$T/initrd" --mem 512M --append "root=UUID=$ROOT_UUID ip=dhcp rescue" \
-		--disk "virtio-blk:$T/root.img" --qemu-arg -nic \
-		--qemu-arg "user,model=virtio-net-pci,mac=52:54:00:12:34:56,hostfwd=tcp:127.0.0.1:$port-:22" &
-	pid=$!
-	wait_log "$T/console.log" 'rescue: ssh: dropbear listening on port 22' 120 ||
-		{ kill "$pid"; wait "$pid"; fail "dropbear did not start"; show_log "$T/console.log" 30; return 1; }
-	ssh_opts=(-p "$port" -o BatchMode=yes -o ConnectTimeout=30 -o StrictHostKeyChecking=accept-new
-		  -o UserKnownHostsFile="$T/known_hosts" -o IdentitiesOnly=yes -o LogLevel=ERROR)
+	net_root "$T/root.img" &&
+	ssh_vm "$kver" "root=UUID=$ROOT_UUID ip=dhcp rescue" "$T/root.img" || return 1
 	for i in 1 2 3 4 5; do
-		ssh "${ssh_opts[@]}" -i "$T/key" root@127.0.0.1 rescue-ls >"$T/ls.out" 2>"$T/ls.err" && break
+		rescue_ssh "$T/key" root@127.0.0.1 rescue-ls >"$T/ls.out" 2>"$T/ls.err" && break
 		sleep 2
 	done
-	ssh "${ssh_opts[@]}" -i "$T/key" root@127.0.0.1 'rescue-mount >/dev/null 2>&1; cat /newroot/marker' \
+	rescue_ssh "$T/key" root@127.0.0.1 'rescue-mount >/dev/null 2>&1; cat /newroot/marker' \
 		>"$T/marker.out" 2>&1
-	ssh "${ssh_opts[@]}" -i "$T/wrong" root@127.0.0.1 true >"$T/wrong.out" 2>&1 &&
+	rescue_ssh "$T/wrong" root@127.0.0.1 true >"$T/wrong.out" 2>&1 &&
 		echo "the wrong key logged in" >>"$T/refusals"
-	ssh "${ssh_opts[@]/BatchMode=yes/BatchMode=no}" -o PubkeyAuthentication=no \
+	# The server must not even offer passwords: "(publickey)" alone.
+	rescue_ssh "$T/key" -o BatchMode=no -o PubkeyAuthentication=no \
 		-o PreferredAuthentications=password,keyboard-interactive -o NumberOfPasswordPrompts=1 \
 		root@127.0.0.1 true </dev/null >"$T/password.out" 2>&1 &&
 		echo "a password login succeeded" >>"$T/refusals"
-	ssh "${ssh_opts[@]}" -i "$T/key" root@127.0.0.1 rescue-continue >"$T/continue.out" 2>&1
-	wait "$pid" || { fail "the VM failed"; return 1; }
+	rescue_ssh "$T/key" root@127.0.0.1 rescue-continue >"$T/continue.out" 2>&1
+	wait "$SSH_PID" || { fail "the VM failed"; return 1; }
 	grep -q "^vda .*$ROOT_UUID" "$T/ls.out" ||
 		{ fail "rescue-ls over SSH does not list the root disk:" "$(cat "$T/ls.out" "$T/ls.err")"; return 1; }
 	grep -qx net "$T/marker.out" ||
@@ -183,7 +203,7 @@ ssh_rescue_shell_then_the_root() {
 	[ ! -s "$T/refusals" ] || { fail "$(cat "$T/refusals")"; return 1; }
 	grep -q 'Permission denied' "$T/wrong.out" ||
 		{ fail "the wrong key was not refused as expected:" "$(cat "$T/wrong.out")"; return 1; }
-	grep -q 'Permission denied' "$T/password.out" ||
+	grep -qF 'Permission denied (publickey)' "$T/password.out" ||
 		{ fail "the password login was not refused as expected:" "$(cat "$T/password.out")"; return 1; }
 	ssh-keygen -lf "$T/known_hosts" | grep -qF "$fp" ||
 		{ fail "the host key seen ($(ssh-keygen -lf "$T/known_hosts")) is not the one mkrescue printed ($fp)"; return 1; }
@@ -216,35 +236,26 @@ test_ssh_image_with_the_storage_tools() {
 # A LUKS root on a headless machine: the prompt waits on the console, and
 # an SSH session answers it with rescue-unlock, a wrong passphrase first.
 test_luks_passphrase_given_over_ssh() {
-	local port pid i
-	local -a ssh_opts
+	local i
 	. "$TOP/tests/luks.sh"
 	KVER=$(stock_kernel_version) || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
 	"$BUILD/mkrescue" -k "$KVER" --init "$RESCUE_INIT" --storage --add-module virtio_net \
 		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
 		{ fail "mkrescue failed:" "$(cat "$T/mkrescue.log")"; return 1; }
-	make_luks_root 2 "$T/c.img" luks-ssh && record_sums "$T/c.img" || return 1
-	port=$(free_port) || return 1
-	VM_TIMEOUT=$NET_VM_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$KVER" \
-		--initrd "$T/initrd" --mem 512M --append "root=UUID=$ROOT_UUID ip=dhcp" \
-		--disk "virtio-blk:$T/c.img" --qemu-arg -nic \
-		--qemu-arg "user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:$port-:22" &
-	pid=$!
-	wait_log "$T/console.log" 'rescue: ssh: dropbear listening' 120 &&
+	make_luks_root 2 "$T/c.img" luks-ssh && record_sums "$T/c.img" &&
+	ssh_vm "$KVER" "root=UUID=$ROOT_UUID ip=dhcp" "$T/c.img" || return 1
 	wait_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\)" 60 ||
-		{ kill "$pid"; wait "$pid"; fail "no dropbear or no prompt"; show_log "$T/console.log" 30; return 1; }
-	ssh_opts=(-p "$port" -o BatchMode=yes -o ConnectTimeout=30 -o StrictHostKeyChecking=no
-		  -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -o LogLevel=ERROR -i "$T/key")
+		{ kill "$SSH_PID"; wait "$SSH_PID"; fail "no passphrase prompt"; show_log "$T/console.log" 30; return 1; }
 	for i in 1 2 3 4 5; do
-		echo not-the-passphrase | ssh "${ssh_opts[@]}" root@127.0.0.1 rescue-unlock \
+		echo not-the-passphrase | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock \
 			>"$T/wrong.out" 2>&1
 		grep -q 'waits for its passphrase' "$T/wrong.out" && break
 		sleep 2
 	done
-	printf '%s\n' "$LUKS_PASS" | ssh "${ssh_opts[@]}" root@127.0.0.1 rescue-unlock \
+	printf '%s\n' "$LUKS_PASS" | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock \
 		>"$T/right.out" 2>&1
-	wait "$pid" || { fail "the VM failed"; return 1; }
+	wait "$SSH_PID" || { fail "the VM failed"; return 1; }
 	grep -qF "rescue-unlock: /dev/vda (LUKS UUID $LUKS_UUID) waits for its passphrase (try 1 of 3)" "$T/wrong.out" &&
 	grep -qF "rescue-unlock: wrong passphrase for /dev/vda, try 1 of 3" "$T/wrong.out" ||
 		{ fail "rescue-unlock with a wrong passphrase said:" "$(cat "$T/wrong.out")"; return 1; }
@@ -255,4 +266,30 @@ test_luks_passphrase_given_over_ssh() {
 	expect_luks_root 2 luks-ssh &&
 	expect_no_log "$T/console.log" "not-the-passphrase" "the wrong passphrase itself" &&
 	expect_disks_unchanged
+}
+
+# dracut --add devtmpfs-rescue with dracut-crypt-ssh's dropbear_acl= in a
+# dracut.conf: the same SSH rescue shell, on the stock kernel.
+test_dracut_image_with_ssh() {
+	local out
+	KVER=$(stock_kernel_version) || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
+	mkdir -p "$T/conf.d"
+	printf 'dropbear_acl="%s"\n' "$T/key.pub" >"$T/conf.d/ssh.conf"
+	dracut_from_tree "$T/dest" "$T/initrd" "$T/dracut.log" --no-hostonly \
+		--confdir "$T/conf.d" --add devtmpfs-rescue --add-drivers virtio_net \
+		--omit "$(bash -c '. "$1" && devtmpfs_rescue_modules_in missing' _ \
+			"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh")" || return 1
+	expect_log "$T/dracut.log" 'devtmpfs-rescue: SSH host key made for this image: ed25519 SHA256:' \
+		"the host key's fingerprint at build time" || return 1
+	net_root "$T/root.img" &&
+	ssh_vm "$KVER" "root=UUID=$ROOT_UUID ip=dhcp rescue" "$T/root.img" 1024M || return 1
+	for _ in 1 2 3 4 5; do
+		out=$(rescue_ssh "$T/key" root@127.0.0.1 'rescue-ls; rescue-continue' 2>&1) && break
+		sleep 2
+	done
+	wait "$SSH_PID" || { fail "the VM failed"; return 1; }
+	grep -q "^vda .*$ROOT_UUID" <<<"$out" ||
+		{ fail "rescue-ls over SSH into the dracut image said:" "$out"; return 1; }
+	expect_field "$T/console.log" root marker net
 }

@@ -115,6 +115,40 @@ devtmpfs_rescue_layers_install() {
     fi
 }
 
+# Rescue over SSH, with dracut-crypt-ssh's settings in dracut.conf:
+# dropbear_acl= root's authorized_keys (public keys only), and
+# dropbear_ed25519_key= the host key (default GENERATE: made now, its
+# fingerprint said, since the image holds it).  rescue-init starts
+# dropbear once ip= has configured the network; udhcpc is busybox's.
+devtmpfs_rescue_ssh_install() {
+    local key=${dropbear_ed25519_key:-GENERATE} out fp
+    if [[ ! -r $dropbear_acl ]] || grep -q 'PRIVATE KEY' "$dropbear_acl"; then
+        dfatal "devtmpfs-rescue: dropbear_acl=$dropbear_acl is not a readable file of public keys"
+        return 1
+    fi
+    if ! inst_multiple /usr/sbin/dropbear || ! inst_simple /bin/busybox /bin/busybox; then
+        dfatal "devtmpfs-rescue: dropbear_acl= needs /usr/sbin/dropbear (dropbear-bin) and /bin/busybox (busybox-static, for udhcpc)"
+        return 1
+    fi
+    mkdir -m 0700 -p "$initdir/root/.ssh"
+    # (command install: install() here is this module's dracut hook)
+    command install -m 0600 "$dropbear_acl" "$initdir/root/.ssh/authorized_keys"
+    mkdir -p "$initdir/etc/dropbear"
+    if [[ $key == GENERATE ]]; then
+        out=$(dropbearkey -t ed25519 -f "$initdir/etc/dropbear/dropbear_ed25519_host_key" 2>&1) || {
+            dfatal "devtmpfs-rescue: dropbearkey failed: $out"
+            return 1
+        }
+        fp=$(grep -o 'SHA256:[^ ]*' <<<"$out")
+        dinfo "devtmpfs-rescue: SSH host key made for this image: ed25519 ${fp:-?} (the image holds it: keep the image private)"
+    else
+        command install -m 0600 "$key" "$initdir/etc/dropbear/dropbear_ed25519_host_key" || return 1
+    fi
+    # dropbear finds the keys through root's home directory.
+    grep -q '^root:' "$initdir/etc/passwd" 2>/dev/null ||
+        echo 'root:x:0:0:root:/root:/bin/sh' >>"$initdir/etc/passwd"
+}
+
 # called by dracut: only used when asked for (--add devtmpfs-rescue)
 check() {
     return 255
@@ -175,6 +209,11 @@ install() {
     # shell is the image's /bin/sh, with the usual tools beside it.
     ln_r /init /usr/bin/rescue-mount
     ln_r /init /usr/bin/rescue-ls
+    ln_r /init /usr/bin/rescue-continue
+    ln_r /init /usr/bin/rescue-unlock
+    if [[ ${dropbear_acl:-} ]]; then
+        devtmpfs_rescue_ssh_install || exit 1
+    fi
     inst_multiple -o sh ls cat mount umount dmesg blkid lsblk fdisk sfdisk \
         e2fsck fsck less vi grep sed reboot poweroff
 
