@@ -26,7 +26,9 @@ net_root() { # img
 	cat >"$T/root/sbin/init" <<'EOF'
 #!/bin/sh
 addr=$(ip -4 -o addr show dev eth0 2>/dev/null | awk '{ print $4 }')
-echo "TEST RESULT: net state=$(cat /sys/class/net/eth0/operstate) addr=${addr:-none}"
+# Up as rescue-init left it (IFF_UP), not the carrier, which may lag.
+if [ $(($(cat /sys/class/net/eth0/flags) & 1)) -ne 0 ]; then state=up; else state=down; fi
+echo "TEST RESULT: net state=$state addr=${addr:-none}"
 exec /sbin/report-init "$@"
 EOF
 	chmod 0755 "$T/root/sbin/init"

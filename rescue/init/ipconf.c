@@ -96,7 +96,7 @@ static int interface(const char *s, struct ip_conf *out, char *err,
 	    !strcmp(s, ".") || !strcmp(s, ".."))
 		return bad(err, errlen, "ip=: \"%s\" is not an interface "
 			   "name", s);
-	strcpy(out->iface, s);
+	memcpy(out->iface, s, strlen(s) + 1);	/* length checked above */
 	return 0;
 }
 
@@ -159,7 +159,7 @@ static int parse_long_form(char **f, size_t n, struct ip_conf *out,
 			return bad(err, errlen, "ip=: the host name is longer "
 				   "than %zu characters",
 				   sizeof(out->hostname) - 1);
-		strcpy(out->hostname, f[4]);
+		memcpy(out->hostname, f[4], strlen(f[4]) + 1);
 	}
 	if (n > 5 && *f[5] && (r = interface(f[5], out, err, errlen)))
 		return r;
@@ -219,7 +219,7 @@ int ipconf_parse(const char *spec, struct ip_conf *out, char *err,
 	if (strlen(spec) >= sizeof(buf))
 		return bad(err, errlen, "ip= is longer than %zu characters",
 			   sizeof(buf) - 1);
-	strcpy(buf, spec);
+	memcpy(buf, spec, strlen(spec) + 1);
 	for (p = buf; n < IPCONF_FIELDS; n++) {
 		f[n] = p;
 		p = strchr(p, ':');

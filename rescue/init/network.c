@@ -58,6 +58,21 @@ static bool keep;		/* rd.neednet=1: configured for the real root */
 static int iface_wait_s = NET_IFACE_WAIT_S;
 static pid_t child = -1;
 
+/* A positive decimal number (sysfs, the command line, udhcpc's env), or 0. */
+static unsigned positive(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s)
+		return 0;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || (*end && *end != '\n') || v > 65535)
+		return 0;
+	return (unsigned)v;
+}
+
 /* An interface name into a buffer of IFNAMSIZ or more, cut if longer. */
 static void name_copy(char *dst, size_t size, const char *src)
 {
@@ -212,7 +227,7 @@ static bool is_ethernet(const char *iface)
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/type", iface);
 	if (readfile_into(path, type, sizeof(type), NULL) ||
-	    atoi(type) != 1 /* ARPHRD_ETHER */)
+	    positive(type) != 1 /* ARPHRD_ETHER */)
 		return false;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device", iface);
 	return stat(path, &st) == 0;
@@ -414,8 +429,8 @@ void net_init(const struct cmdline *c)
 	n = cmdline_get_all(c, "ip", specs, NET_MAX_CONFS);
 	keep = cmdline_flag(c, "rd.neednet", false);
 	v = cmdline_get(c, "rd.net.timeout.ifup");
-	if (v && atoi(v) > 0)
-		iface_wait_s = atoi(v);
+	if (positive(v))
+		iface_wait_s = (int)positive(v);
 	for (i = 0; i < n; i++) {
 		if (ipconf_parse(specs[i], &confs[nconfs], err, sizeof(err))) {
 			log_error("network: %s; ignoring ip=%s", err, specs[i]);
@@ -535,7 +550,7 @@ int net_event_main(int argc, char *argv[])
 	v = getenv("interface");
 	if (!v || strlen(v) >= sizeof(c.iface))
 		return 1;
-	strcpy(c.iface, v);
+	memcpy(c.iface, v, strlen(v) + 1);	/* length checked above */
 	if (!strcmp(ev, "deconfig")) {
 		if_set_addr(c.iface, SIOCSIFADDR, none);
 		return 0;
@@ -560,8 +575,7 @@ int net_event_main(int argc, char *argv[])
 	}
 	if ((v = getenv("hostname")))
 		snprintf(c.hostname, sizeof(c.hostname), "%s", v);
-	if ((v = getenv("RESCUE_NET_MTU")) && atoi(v) > 0)
-		c.mtu = (unsigned)atoi(v);
+	c.mtu = positive(getenv("RESCUE_NET_MTU"));
 	return configure(&c, "DHCP") ? 1 : 0;
 }
 

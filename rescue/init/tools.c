@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -266,23 +267,22 @@ static int rescue_mount_rw(const char *dev, const char *dir)
  */
 static int rescue_continue(void)
 {
-	FILE *f = fopen(SHELL_PID_FILE, "re");
-	int pid = 0;
+	char text[32] = "", *end = text;
+	long pid = 0;
 
-	if (!f || fscanf(f, "%d", &pid) != 1 || pid <= 1) {
+	if (!readfile_into(SHELL_PID_FILE, text, sizeof(text), NULL))
+		pid = strtol(text, &end, 10);
+	if (pid <= 1 || (*end && *end != '\n')) {
 		fprintf(stderr, "rescue-continue: no rescue shell holds up the "
 			"boot (%s)\n", SHELL_PID_FILE);
-		if (f)
-			fclose(f);
 		return 1;
 	}
-	fclose(f);
-	if (kill(pid, SIGKILL)) {
+	if (kill((pid_t)pid, SIGKILL)) {
 		fprintf(stderr, "rescue-continue: unable to end the rescue "
-			"shell (PID %d): %s\n", pid, strerror(errno));
+			"shell (PID %ld): %s\n", pid, strerror(errno));
 		return 1;
 	}
-	printf("rescue-continue: ended the console's rescue shell (PID %d): "
+	printf("rescue-continue: ended the console's rescue shell (PID %ld): "
 	       "the boot goes on\n", pid);
 	return 0;
 }

@@ -76,8 +76,9 @@ static int ssh_run(char *const argv[], struct buf *out)
 		if (out && buf_append(out, chunk, (size_t)n))
 			break;
 	close(fds[0]);
+	/* NUL-terminated for strstr(); a failed append leaves it unread. */
 	if (out && buf_append(out, "", 1))
-		out = NULL;
+		buf_free(out);
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
