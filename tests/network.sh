@@ -27,7 +27,8 @@ net_root() { # img
 #!/bin/sh
 addr=$(ip -4 -o addr show dev eth0 2>/dev/null | awk '{ print $4 }')
 # Up as rescue-init left it (IFF_UP), not the carrier, which may lag.
-if [ $(($(cat /sys/class/net/eth0/flags) & 1)) -ne 0 ]; then state=up; else state=down; fi
+flags=$(cat /sys/class/net/eth0/flags 2>/dev/null || echo 0)	# no eth0: down
+if [ $((flags & 1)) -ne 0 ]; then state=up; else state=down; fi
 echo "TEST RESULT: net state=$state addr=${addr:-none}"
 exec /sbin/report-init "$@"
 EOF
