@@ -422,15 +422,15 @@ static int net_child(void)
 
 void net_init(const struct cmdline *c)
 {
-	const char *specs[NET_MAX_CONFS], *v;
+	const char *specs[NET_MAX_CONFS];
+	unsigned wait_s;
 	char err[256];
 	size_t i, n;
 
 	n = cmdline_get_all(c, "ip", specs, NET_MAX_CONFS);
 	keep = cmdline_flag(c, "rd.neednet", false);
-	v = cmdline_get(c, "rd.net.timeout.ifup");
-	if (positive(v))
-		iface_wait_s = (int)positive(v);
+	if ((wait_s = positive(cmdline_get(c, "rd.net.timeout.ifup"))))
+		iface_wait_s = (int)wait_s;
 	for (i = 0; i < n; i++) {
 		if (ipconf_parse(specs[i], &confs[nconfs], err, sizeof(err))) {
 			log_error("network: %s; ignoring ip=%s", err, specs[i]);
