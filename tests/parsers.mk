@@ -17,14 +17,19 @@ PARSER_mdsuper   = init/mdsuper.c
 PARSER_lukskey   = init/lukskey.c init/rootspec.c
 # lvm pvs output and the dm names of LVs (storage-lvm.c reads them).
 PARSER_lvmreport = init/lvmreport.c
+# The LVM2 label, metadata area header and VG text (storage-lvm.c's
+# fast path reads them from the PVs); names are checked as lvmreport.c's.
+PARSER_lvmmeta   = init/lvmmeta.c init/lvmreport.c
 # An image's markers, the kernel log and MemTotal (unpack.c reads them).
 PARSER_unpack    = init/unpack.c lib/readfile.c
 # The ip= parameter (network.c configures what it says).
 PARSER_ipconf    = init/ipconf.c
+# The toolkit's cpio newc archive (toolkit.c unpacks it).
+PARSER_newc      = init/newc.c
 # depmod's files: one parser (rescue/lib/modindex.c) for both programs.
 PARSER_modindex  = lib/modindex.c lib/readfile.c
 # rescue-init's load order over it.
-PARSER_modload   = init/modload.c init/log.c $(PARSER_cmdline) \
+PARSER_modload   = init/modload.c init/coldplug.c init/log.c $(PARSER_cmdline) \
 		   $(PARSER_modindex)
 # mkrescue's layer over it: shipping, pruning, the module list.
 PARSER_moddb     = mkrescue/moddb.c mkrescue/prune.c mkrescue/buf.c \

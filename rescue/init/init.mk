@@ -11,6 +11,9 @@ RESCUE_OBJS     = $(RESCUE_SRCS:rescue/init/%.c=$(RESCUE_OBJDIR)/%.o) \
 		  $(RESCUE_LIB_SRCS:rescue/lib/%.c=$(RESCUE_OBJDIR)/lib/%.o)
 BLKID_CFLAGS   := $(shell pkg-config --cflags blkid)
 BLKID_LIBS     := $(shell pkg-config --static --libs blkid)
+# The toolkit's decompressor (toolkit.c): liblzma.a's decoder objects.
+LZMA_LIBS      := $(shell pkg-config --static --libs liblzma)
+DEPS_PACKAGES  += liblzma-dev
 RESCUE_CFLAGS   = -std=gnu11 $(CFLAGS) $(WARNINGS) -Irescue/lib $(BLKID_CFLAGS)
 RESCUE_LDFLAGS  = -static -s
 
@@ -26,6 +29,8 @@ TEST_GROUPS += readonly
 TEST_GROUPS += unpack
 # ip=: DHCP and static addresses on the stock kernel (network.c).
 TEST_GROUPS += network
+# busybox and e2fsck unpacked on first need (toolkit.c).
+TEST_GROUPS += toolkit
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(RESCUE_OBJDIR)/%.o: rescue/init/%.c
@@ -37,7 +42,7 @@ $(RESCUE_OBJDIR)/lib/%.o: rescue/lib/%.c
 	$(CC) $(CPPFLAGS) $(RESCUE_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(RESCUE_INIT): $(RESCUE_OBJS)
-	$(CC) $(RESCUE_CFLAGS) $(LDFLAGS) $(RESCUE_LDFLAGS) -o $@.tmp $^ $(BLKID_LIBS)
+	$(CC) $(RESCUE_CFLAGS) $(LDFLAGS) $(RESCUE_LDFLAGS) -o $@.tmp $^ $(BLKID_LIBS) $(LZMA_LIBS)
 	mv $@.tmp $@
 
 -include $(RESCUE_OBJS:.o=.d)

@@ -14,6 +14,8 @@
  * /dev/kmsg rate-limits every open file to 10 records in 5 s unless
  * printk.devkmsg=on; a failure report with its device table is longer
  * than that, so the logger reopens its own kmsg file before the limit.
+ * A forked child (the network's, a module load) shares its parent's
+ * open file, and so its budget: it opens its own at its first record.
  */
 #define KMSG_RECORDS_PER_OPEN	8
 
@@ -23,6 +25,7 @@ static bool log_owns_kmsg;
 static bool log_debug;
 static bool log_quiet;
 static unsigned log_records;
+static pid_t log_pid;
 static const char *log_prefix = "rescue: ";
 
 void log_open(void)
@@ -37,6 +40,7 @@ void log_open(void)
 	log_kmsg = true;
 	log_owns_kmsg = true;
 	log_records = 0;
+	log_pid = getpid();
 }
 
 void log_to_fd(int fd, const char *prefix, bool kmsg)
@@ -106,7 +110,8 @@ static void log_write_record(int level, const char *s, size_t len)
 	 * would show it only when the next message comes.
 	 */
 	rec[len++] = '\n';
-	if (log_owns_kmsg && ++log_records > KMSG_RECORDS_PER_OPEN)
+	if (log_owns_kmsg && (++log_records > KMSG_RECORDS_PER_OPEN ||
+			      getpid() != log_pid))
 		log_open();
 	do
 		w = write(log_fd, rec, len);

@@ -208,6 +208,7 @@ static void retry_without_shell(const char *why, uint64_t attempt_start)
 
 	if (!first) {
 		first = now;
+		modload_rest("a second attempt");	/* a driver we put off */
 		next_note = now + NOSHELL_NOTE_S * 1000000ULL;
 		report_failure(why);
 		if (cmd.retry_s >= 0)
@@ -292,6 +293,8 @@ int main(int argc, char *argv[], char *envp[])
 	int err, console;
 
 	t_start = log_now_us();
+	if (argc > 0 && toolkit_called(argv[0]))
+		return toolkit_sh_main(argc, argv);
 	if (getpid() != 1 && argc > 0 && modprobe_called(argv[0]))
 		return modprobe_main(argc, argv);
 	if (getpid() != 1)
@@ -335,8 +338,11 @@ int main(int argc, char *argv[], char *envp[])
 	if (!cmd.shell)
 		shell_disable();
 
-	if (crashes)
+	if (crashes) {
 		restart_after_crash(crashes);
+		/* The last restart's fallback is busybox sh: have it there. */
+		toolkit_unpack("the shell after a crash");
+	}
 
 	/* The image itself: a partial one fails in odd ways further on. */
 	if (!crashes && unpack_check("/", why, sizeof(why))) {

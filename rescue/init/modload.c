@@ -23,6 +23,8 @@ static const struct cmdline *module_cmdline;
 static char moddir[PATH_MAX - 256];
 static bool modules_active;
 static unsigned modules_loaded;
+static bool *put_off;		/* per module: a device wants it, later */
+static bool load_all;		/* after modload_rest(): nothing put off */
 
 /* /proc/filesystems: a few KB. */
 #define PROC_MAX	(1u << 20)
@@ -46,18 +48,28 @@ int modload_init(const struct cmdline *c)
 	int err;
 
 	module_cmdline = c;
+	coldplug_init(c);
 	if (uname(&u))
 		return -errno;
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
 	err = modindex_read(&modules, moddir, 1u << MODINDEX_DEP |
 			    1u << MODINDEX_ALIAS, &failed);
 	if (err) {
-		if (err != -ENOENT || strcmp(failed, "modules.alias"))
+		/*
+		 * No /lib/modules/RELEASE at all is an image for a kernel
+		 * with its drivers built in: nothing to say.  A directory
+		 * without its indexes is a broken image: say which file.
+		 */
+		if (err != -ENOENT || (access(moddir, F_OK) == 0 &&
+				       strcmp(failed, "modules.alias")))
 			log_warn("unable to read %s/%s: %s", moddir, failed,
 				 strerror(-err));
 		modindex_free(&modules);
 		return err;
 	}
+	put_off = calloc(modules.nmods ? modules.nmods : 1, sizeof(*put_off));
+	if (!put_off)
+		load_all = true;	/* no room to remember: load now */
 	modules_active = true;
 	log_debug("%zu modules, %zu aliases, %zu builtin in %s",
 		  modules.nmods, modules.naliases, modules.nbuiltin, moddir);
@@ -97,15 +109,40 @@ static const char *decompress_error(int err)
 	return strerror(-err);
 }
 
+/*
+ * A device's driver probes asynchronously: "async_probe", which the
+ * kernel takes for any module (kernel/module/main.c), makes
+ * finit_module() return before the probe ends (libata's port resets
+ * sleep for 100 ms and more) and skips its wait for all async work, so
+ * the next load overlaps it.  The disk comes later as a uevent, which
+ * rootfind.c waits for anyway.  Not for the drivers whose probe order
+ * names disks (coldplug_async()).  Options from the command line come
+ * after it: MODULE.async_probe=0 turns it off.
+ */
+#define MODLOAD_ASYNC	"async_probe"
+
+/*
+ * load_one()'s context: drivers of devices and filesystems load with
+ * MODLOAD_ASYNC.  A filesystem's too, though it probes nothing: a
+ * module without it makes the kernel wait for every async probe still
+ * running (do_init_module()), libata's resets among them.
+ */
+static bool modload_async = true;
+
 static int load_one(void *ctx, const struct module *m, const char *reason)
 {
+	const bool *async = ctx;
 	char path[PATH_MAX], opts[1024];
 	uint64_t t0 = log_now_us();
 	int fd, err = 0, flags = 0;
+	size_t n = 0;
 
-	(void)ctx;
 	snprintf(path, sizeof(path), "%s/%s", moddir, m->path);
-	cmdline_module_options(module_cmdline, m->name, opts, sizeof(opts));
+	if (async && *async && coldplug_async(m->path))
+		n = (size_t)snprintf(opts, sizeof(opts), "%s ", MODLOAD_ASYNC);
+	if (!cmdline_module_options(module_cmdline, m->name, opts + n,
+				    sizeof(opts) - n) && n)
+		opts[n - 1] = '\0';
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
@@ -245,6 +282,57 @@ void modload_alias(const char *modalias)
 		log_debug("no module for %s", modalias);
 }
 
+/* A device's module that the boot does not need: remembered, not loaded. */
+static int device_alias(void *ctx, size_t mod)
+{
+	struct load_ctx *c = ctx;
+
+	if (load_all || coldplug_now(c->ix->mods[mod].path))
+		return load_alias(ctx, mod);
+	if (c->ix->mods[mod].state == MOD_NEW)
+		put_off[mod] = true;
+	return 0;
+}
+
+/*
+ * The drivers a device's MODALIAS names (coldplug, uevents): those that
+ * the boot needs now, the others when modload_rest() comes (coldplug.c).
+ */
+void modload_device(const char *modalias)
+{
+	struct load_ctx c = { &modules, load_one, &modload_async, modalias,
+			      0, 0 };
+
+	if (!modules_active || !modalias || !*modalias)
+		return;
+	if (modindex_resolve(&modules, modalias, device_alias, &c) <= 0 &&
+	    !modindex_alias_is_builtin(&modules, modalias))
+		log_debug("no module for %s", modalias);
+}
+
+/*
+ * Before a person is asked something (the rescue shell, a passphrase):
+ * the drivers put off so far, the keyboard's among them; from now on
+ * every device gets its driver at once.
+ */
+void modload_rest(const char *why)
+{
+	uint64_t t0 = log_now_us();
+	unsigned before = modules_loaded;
+	size_t i;
+
+	if (!modules_active || load_all)
+		return;
+	load_all = true;
+	for (i = 0; i < modules.nmods; i++)
+		if (put_off[i])
+			load_module(&modules, i, load_one, NULL, why, 0);
+	if (modules_loaded != before)
+		log_info("loaded %u modules put off until %s in %llu us",
+			 modules_loaded - before, why,
+			 (unsigned long long)(log_now_us() - t0));
+}
+
 struct request_ctx {
 	int err;		/* the first module that failed */
 };
@@ -292,8 +380,9 @@ void modload_fs(const char *fstype)
 		    (p[len] == '\n' || p[len] == '\0'))
 			goto out;	/* already there */
 	snprintf(alias, sizeof(alias), "fs-%s", fstype);
-	if (modload_order(&modules, alias, load_one, NULL) == -ENOENT)
-		modload_order(&modules, fstype, load_one, NULL);
+	if (modload_order(&modules, alias, load_one, &modload_async) ==
+	    -ENOENT)
+		modload_order(&modules, fstype, load_one, &modload_async);
 out:
 	free(fs);
 }
@@ -372,13 +461,14 @@ static void walk(int fd, struct aliases *a, int depth)
 
 /*
  * Load drivers for the devices there already are; devices that appear
- * later, when these drivers bind, come as uevents (modload_alias()).
+ * later, when these drivers bind, come as uevents (modload_device()).
+ * Those the boot does not need wait for modload_rest() (coldplug.c).
  */
 void modload_coldplug(void)
 {
 	struct aliases a = { 0 };
 	uint64_t t0 = log_now_us();
-	unsigned before = modules_loaded;
+	unsigned before = modules_loaded, later = 0;
 	size_t i;
 	int fd;
 
@@ -391,11 +481,18 @@ void modload_coldplug(void)
 	}
 	walk(fd, &a, 0);
 	for (i = 0; i < a.n; i++) {
-		modload_alias(a.v[i]);
+		modload_device(a.v[i]);
 		free(a.v[i]);
 	}
 	free(a.v);
-	log_info("loaded %u modules for %zu devices in %llu us",
+	for (i = 0; put_off && i < modules.nmods; i++)
+		if (put_off[i]) {
+			later++;
+			log_debug("module %s put off: %s", modules.mods[i].name,
+				  modules.mods[i].path);
+		}
+	log_info("loaded %u modules for %zu devices in %llu us, %u put off "
+		 "until a shell or passphrase needs them",
 		 modules_loaded - before, a.n,
-		 (unsigned long long)(log_now_us() - t0));
+		 (unsigned long long)(log_now_us() - t0), later);
 }

@@ -291,6 +291,7 @@ static int run_dhcp(const struct ip_conf *c, const char *iface)
 	int n = 0, status;
 	pid_t pid;
 
+	toolkit_unpack("DHCP");
 	if (access(UDHCPC, X_OK)) {
 		log_error("network: no DHCP client in this image (%s udhcpc "
 			  "is missing): ip=dhcp cannot be done", UDHCPC);

@@ -184,10 +184,20 @@ typedef int modload_fn(void *ctx, const struct module *m, const char *reason);
 int modload_order(struct modindex *ix, const char *name_or_alias,
 		  modload_fn *fn, void *ctx);
 
+/* coldplug.c: which device drivers load before the root is found */
+enum modclass { MODCLASS_BOOT, MODCLASS_NET, MODCLASS_LATER };
+void coldplug_init(const struct cmdline *c);
+enum modclass coldplug_class(const char *path);
+bool coldplug_now(const char *path);
+/* Whether the module may load with async_probe (modload.c). */
+bool coldplug_async(const char *path);
+
 /* modload.c */
 int modload_init(const struct cmdline *c);
 void modload_coldplug(void);
 void modload_alias(const char *modalias);
+void modload_device(const char *modalias);
+void modload_rest(const char *why);
 void modload_fs(const char *fstype);
 void modload_filesystems(void (*fn)(const char *name));
 bool modload_active(void);
@@ -243,6 +253,13 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 unsigned crash_install(char *const envp[]);
 void crash_set_policy(bool shell, int panic_s);
 void crash_unblock_set(sigset_t *set);
+
+/* toolkit.c: busybox and e2fsck, unpacked on first need (toolkit.h); 0
+ * when done or there is none, else -errno, said in one line */
+int toolkit_unpack(const char *why);
+/* Called as sh: /bin/sh is a link to /init until the toolkit is out. */
+bool toolkit_called(const char *argv0);
+int toolkit_sh_main(int argc, char *argv[]);
 
 /* shell.c */
 #define SHELL_PID_FILE	"/run/rescue/shell.pid"	/* while it runs */

@@ -40,7 +40,7 @@ static void handle(struct blklist *l, const struct uevent *ev, unsigned needs)
 	int i;
 
 	if (!strcmp(ev->action, "add") && ev->modalias)
-		modload_alias(ev->modalias);
+		modload_device(ev->modalias);
 	if (!ev->subsystem || strcmp(ev->subsystem, "block"))
 		return;
 	snprintf(name, sizeof(name), "%s", devname_of(ev));

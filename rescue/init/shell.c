@@ -216,12 +216,14 @@ int shell_run(const char *hint)
 		log_error("not starting the rescue shell: rd.shell=0");
 		return -EPERM;
 	}
+	toolkit_unpack("the rescue shell");
 	if (access(SHELL, X_OK)) {
 		err = -errno;
 		log_msg(level, "unable to start the rescue shell %s: %s", SHELL,
 			strerror(errno));
 		return err;
 	}
+	modload_rest("the rescue shell");	/* its keyboard, its screen */
 	console_device(tty, sizeof(tty));
 	log_msg(level, "starting the rescue shell: %s", hint ? hint : "again");
 	reboot(RB_DISABLE_CAD);		/* ctrl-alt-del: SIGINT to us */

@@ -290,6 +290,7 @@ static int prompt(struct luks *x)
 	char pass[LUKS_PASS_MAX];
 	int try, n, r = -EIO;
 
+	modload_rest("the passphrase prompt");	/* a USB keyboard: usbhid */
 	for (try = 1; try <= LUKS_TRIES; try++) {
 		n = ask(x, try, pass, sizeof(pass));
 		if (n < 0) {

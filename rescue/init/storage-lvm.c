@@ -3,12 +3,27 @@
  * storage-lvm.c: LVM2 volume groups, activated once every one of their
  * physical volumes is there, per uevent, as lvm2's udev rule
  * (69-dm-lvm.rules: pvscan --cache --checkcomplete, then vgchange -aay)
- * does it, but with no state left in /run: the first PV of a VG seen
- * runs `lvm pvs --devices DEV`, which reads that device only and lists
- * every PV of its VG, the missing ones included; the others are known
- * by their PV UUID (blkid's) without running lvm again.  A complete VG
- * gets one `lvm vgchange -aay` (or `lvchange -ay` of the rd.lvm.lv= LVs
- * in it); the LVs come as dm-N devices with their uevents.
+ * does it, but with no state left in /run.
+ *
+ * The fast path runs no lvm: the first PV of a VG seen has its label
+ * and metadata read in-process (lvmmeta.c), which list every PV of its
+ * VG, the missing ones included; the others are known by their PV UUID
+ * (blkid's), their metadata read too and the newest (seqno) kept.  A
+ * complete VG whose wanted LVs are all plain (visible, no flag such as
+ * ACTIVATION_SKIP, linear or striped segments over its PVs, used by no
+ * other LV: no thin, raid, mirror, cache or snapshot) gets each LV made
+ * by dm ioctls (dmtable.c), named as lvm2 names it ("VG-LV", UUID
+ * "LVM-" + VG id + LV id), read-only in strict mode or when the LV has
+ * no WRITE, so that the real root's lvm and systemd take them as their
+ * own.  /dev/VG/LV links to /dev/mapper/VG-LV as lvm makes it.
+ *
+ * Anything else goes to lvm, with one line saying why: a PV whose
+ * metadata rescue-init cannot read (none on it, damaged, not lvm's
+ * syntax) is learned by `lvm pvs --devices DEV`, which reads that
+ * device only; a VG that is not plain, or whose table the kernel
+ * refused, gets one `lvm vgchange -aay` (or `lvchange -ay` of the
+ * rd.lvm.lv= LVs in it); an incomplete one is named and run by lvm in
+ * settle().  The LVs come as dm-N devices with their uevents.
  *
  * lvm runs with --nolocking (rescue-init runs one lvm at a time, and
  * the lock files would stay in /run, which the real root gets) and
@@ -20,9 +35,15 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "dmtable.h"
+#include "lvmmeta.h"
 #include "lvmreport.h"
 #include "storage.h"
 
@@ -34,6 +55,7 @@
 struct lvm_pv {
 	char uuid[LVM_UUID_MAX];
 	char dev[64];		/* sysfs name once seen, else "" */
+	char devno[24];		/* "MAJ:MIN" once seen */
 };
 
 struct lvm_vg {
@@ -42,6 +64,7 @@ struct lvm_vg {
 	struct lvm_pv pv[LVM_PVS_MAX];
 	bool activated;		/* lvm ran for it, complete or not */
 	bool complete;		/* lvm ran for it with every PV there */
+	struct lvmmeta_vg *meta;	/* the newest metadata read, or NULL */
 };
 
 static struct lvm_vg vgs[LVM_VGS_MAX];
@@ -123,19 +146,33 @@ static struct lvm_pv *find_pv(const char *uuid, struct lvm_vg **vgp)
 	return NULL;
 }
 
-static struct lvm_vg *find_vg(const struct lvm_pv_record *r)
+static struct lvm_vg *find_vg(const char *name, const char *uuid)
 {
 	size_t i;
 
 	for (i = 0; i < nvgs; i++)
-		if (lvmreport_same_uuid(vgs[i].uuid, r->vg_uuid))
+		if (lvmreport_same_uuid(vgs[i].uuid, uuid))
 			return &vgs[i];
 	if (nvgs == LVM_VGS_MAX)
 		return NULL;
 	memset(&vgs[nvgs], 0, sizeof(vgs[0]));
-	snprintf(vgs[nvgs].name, sizeof(vgs[0].name), "%s", r->vg_name);
-	snprintf(vgs[nvgs].uuid, sizeof(vgs[0].uuid), "%s", r->vg_uuid);
+	snprintf(vgs[nvgs].name, sizeof(vgs[0].name), "%s", name);
+	snprintf(vgs[nvgs].uuid, sizeof(vgs[0].uuid), "%s", uuid);
 	return &vgs[nvgs++];
+}
+
+/* The PV of uuid in vg, added if new: NULL when the table is full. */
+static struct lvm_pv *vg_pv(struct lvm_vg *vg, const char *uuid)
+{
+	size_t j;
+
+	for (j = 0; j < vg->npv; j++)
+		if (lvmreport_same_uuid(vg->pv[j].uuid, uuid))
+			return &vg->pv[j];
+	if (vg->npv == LVM_PVS_MAX)
+		return NULL;
+	snprintf(vg->pv[vg->npv].uuid, LVM_UUID_MAX, "%s", uuid);
+	return &vg->pv[vg->npv++];
 }
 
 /* The LVs of vg that are active: dm-N whose dm UUID is LVM-<VG UUID>. */
@@ -194,34 +231,347 @@ static int run_lvm(const char *cmd, const char *const *args, size_t nargs,
 	return dm_run("lvm", argv, NULL, 0, out, outsize);
 }
 
-/* vgchange -aay VG, or lvchange -ay of its LVs rd.lvm.lv= names. */
+/*
+ * "/dev/vda,/dev/dm-0": the PVs of vg seen, for --devices, so that lvm
+ * reads these and no other device (a scan of every disk costs a read
+ * of each).
+ */
+static void pv_nodes(const struct lvm_vg *vg, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < vg->npv && n < size; i++)
+		if (vg->pv[i].dev[0])
+			n += (size_t)snprintf(buf + n, size - n, "%s/dev/%s",
+					      n ? "," : "", vg->pv[i].dev);
+}
+
+/* ---- the fast path: the metadata read in-process, dm ioctls ---------- */
+
+/* len bytes at off of fd into buf: 0 or -errno (-EIO when short). */
+static int read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = pread(fd, (char *)buf + done, len - done,
+			  (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* The VG of one metadata area of fd, checksum checked: 0 or -errno. */
+static int read_area(int fd, uint64_t off, uint64_t size,
+		     struct lvmmeta_vg *vg, const char **why)
+{
+	uint8_t hdr[LVMMETA_MDA_HEADER];
+	struct lvmmeta_text_locn t;
+	char *text;
+	int err;
+
+	err = read_at(fd, hdr, sizeof(hdr), off);
+	if (err) {
+		*why = "unable to read its metadata area";
+		return err;
+	}
+	err = lvmmeta_mda_header(hdr, off, size, &t);
+	if (err) {
+		*why = err == -ENOENT ? "no metadata in its metadata area" :
+		       "its metadata area header is damaged";
+		return err;
+	}
+	text = malloc(t.size);
+	if (!text)
+		return -ENOMEM;
+	err = read_at(fd, text, t.first, t.offset);
+	if (!err && t.first < t.size)
+		err = read_at(fd, text + t.first, t.size - t.first,
+			      t.wrap_offset);
+	if (err)
+		*why = "unable to read its metadata";
+	else if (lvmmeta_crc(LVMMETA_CRC_SEED, text, t.size) != t.checksum)
+		*why = "its metadata checksum is wrong", err = -EINVAL;
+	else if ((err = lvmmeta_parse_vg(text, t.size, vg)))
+		*why = "its metadata is not what lvm writes";
+	free(text);
+	return err;
+}
+
+/*
+ * The VG metadata of PV d, from its label and first readable metadata
+ * area: a new lvmmeta_vg, or NULL with *why (no metadata area: a PV
+ * made with --pvmetadatacopies 0; *orphan: a PV in no VG).
+ */
+static struct lvmmeta_vg *read_meta(const struct blkdev *d, const char **why,
+				    bool *orphan)
+{
+	uint8_t buf[LVMMETA_LABEL_SCAN];
+	struct lvmmeta_label l;
+	struct lvmmeta_vg *vg;
+	size_t i;
+	int fd, err = -ENOENT;
+
+	*orphan = false;
+	fd = open(d->node, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*why = "unable to open it";
+		return NULL;
+	}
+	vg = malloc(sizeof(*vg));
+	if (!vg || read_at(fd, buf, sizeof(buf), 0)) {
+		*why = vg ? "unable to read its label" : "out of memory";
+		goto fail;
+	}
+	err = lvmmeta_label(buf, sizeof(buf), &l);
+	if (err || !lvmreport_same_uuid(l.pv_uuid, d->uuid)) {
+		*why = err ? "its LVM2 label is damaged" :
+		       "its label's PV UUID is not blkid's";
+		goto fail;
+	}
+	*why = "no metadata area on it";
+	for (i = 0, err = -ENOENT; i < l.nmda && err; i++)
+		err = read_area(fd, l.mda[i].offset, l.mda[i].size, vg, why);
+	*orphan = l.nmda && err == -ENOENT;
+	if (err)
+		goto fail;
+	close(fd);
+	return vg;
+fail:
+	free(vg);
+	close(fd);
+	return NULL;
+}
+
+/*
+ * What PV d is, from its own metadata: *pvp in *vgp (every PV of the
+ * VG known from it), or NULL for a PV in no VG.  -EAGAIN when the
+ * metadata cannot say (lvm is asked then), after the line why.
+ */
+static int learn_meta(const struct blkdev *d, struct lvm_vg **vgp,
+		      struct lvm_pv **pvp)
+{
+	struct lvmmeta_vg *m;
+	const char *why;
+	struct lvm_vg *vg;
+	bool orphan;
+	size_t i;
+
+	*pvp = NULL;
+	m = read_meta(d, &why, &orphan);
+	if (!m) {
+		if (orphan) {
+			log_info("lvm: %s is a physical volume of no volume "
+				 "group", d->node);
+			return 0;
+		}
+		log_info("lvm: %s: %s, lvm reads it", d->node, why);
+		return -EAGAIN;
+	}
+	vg = find_vg(m->name, m->id);
+	if (!vg) {
+		free(m);
+		return -ENOSPC;
+	}
+	for (i = 0; i < m->npvs; i++)
+		if (!vg_pv(vg, m->pv[i].id))
+			break;
+	if (!vg->meta || m->seqno > vg->meta->seqno) {
+		free(vg->meta);
+		vg->meta = m;
+	} else {
+		free(m);
+	}
+	*vgp = vg;
+	*pvp = vg_pv(vg, d->uuid);
+	if (*pvp && (*pvp)->dev[0])
+		*pvp = NULL;
+	return 0;
+}
+
+/* A PV of a VG known: its metadata, kept if newer (quietly: optional). */
+static void newer_meta(const struct blkdev *d, struct lvm_vg *vg)
+{
+	struct lvmmeta_vg *m;
+	const char *why;
+	bool orphan;
+
+	if (!vg->meta)
+		return;
+	m = read_meta(d, &why, &orphan);
+	if (m && lvmreport_same_uuid(m->id, vg->uuid) &&
+	    m->seqno > vg->meta->seqno) {
+		size_t i;
+
+		for (i = 0; i < m->npvs; i++)	/* a PV added since */
+			if (!vg_pv(vg, m->pv[i].id))
+				break;
+		free(vg->meta);
+		vg->meta = m;
+		return;
+	}
+	free(m);
+}
+
+/* Whether rescue-init may activate lv of vg (rd.lvm.vg=, rd.lvm.lv=). */
+static bool lv_wanted(const struct lvm_vg *vg, const struct lvmmeta_lv *lv)
+{
+	size_t i, n = strlen(vg->name);
+
+	if (whole_vg(vg))
+		return lv->visible;
+	for (i = 0; i < nonly_lv; i++)
+		if (lv_of(only_lv[i], vg->name) &&
+		    !strcmp(only_lv[i] + n + 1, lv->name))
+			return true;
+	return false;
+}
+
+/*
+ * Why the fast path cannot activate vg (NULL: it can), with devs[] the
+ * MAJ:MIN of each of the metadata's PVs.
+ */
+static const char *plain_plan(const struct lvm_vg *vg, const char **devs,
+			      char *why, size_t size)
+{
+	const struct lvmmeta_vg *m = vg->meta;
+	const struct lvmmeta_lv *lv;
+	const char *r;
+	size_t i, j;
+
+	if (!m)
+		return "its PVs were read by lvm";
+	if (seen(vg) != vg->npv)
+		return "PVs missing";
+	if (!m->read || m->exported || m->foreign)
+		return "the VG is exported, foreign, shared or flagged";
+	for (i = 0; i < m->npvs; i++) {
+		devs[i] = NULL;
+		for (j = 0; j < vg->npv; j++)
+			if (lvmreport_same_uuid(vg->pv[j].uuid, m->pv[i].id))
+				devs[i] = vg->pv[j].devno;
+		if (!devs[i] || !devs[i][0])
+			return "a PV of its metadata not seen";
+	}
+	for (i = 0; i < nonly_lv; i++)
+		if (lv_of(only_lv[i], vg->name) && !whole_vg(vg) &&
+		    !lvmmeta_find_lv(m, only_lv[i] + strlen(vg->name) + 1)) {
+			snprintf(why, size, "no LV %s in its metadata",
+				 only_lv[i]);
+			return why;
+		}
+	for (i = 0; i < m->nlvs; i++) {
+		lv = &m->lv[i];
+		if (!lv_wanted(vg, lv))
+			continue;
+		r = lvmmeta_not_plain(m, lv);
+		if (r) {
+			snprintf(why, size, "LV %s is %s", lv->name, r);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* One LV's dm device: 0, 1 when it was active already, or -errno. */
+static int dm_activate_lv(const struct lvmmeta_vg *m,
+			  const struct lvmmeta_lv *lv, const char **devs)
+{
+	char name[LVM_NAME_MAX * 4 + 2], uuid[80], dev[32];
+	struct dmtable_target *t;
+	unsigned minor;
+	size_t i;
+	int err;
+
+	err = lvmmeta_dm_name(m, lv, name, sizeof(name), uuid, sizeof(uuid));
+	if (err)
+		return err;
+	if (!dm_find(name, dev, sizeof(dev)))
+		return 1;
+	t = calloc(lv->nsegs, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < lv->nsegs && !err; i++)
+		err = lvmmeta_target(m, lv, i, devs, &t[i].start, &t[i].len,
+				     t[i].type, sizeof(t[i].type),
+				     t[i].params, sizeof(t[i].params));
+	if (!err)
+		err = dmtable_create(name, uuid, storage_readonly() ||
+				     !lv->write, t, lv->nsegs, &minor);
+	free(t);
+	return err;
+}
+
+/* The planned LVs of vg: 0, or -errno after the line which failed. */
+static int dm_activate(const struct lvm_vg *vg, const char **devs)
+{
+	const struct lvmmeta_vg *m = vg->meta;
+	size_t i;
+	int err;
+
+	for (i = 0; i < m->nlvs; i++) {
+		if (!lv_wanted(vg, &m->lv[i]))
+			continue;
+		err = dm_activate_lv(m, &m->lv[i], devs);
+		if (err < 0) {
+			log_warn("lvm: LV %s/%s: its device-mapper table was "
+				 "refused (%s), lvm activates the VG",
+				 vg->name, m->lv[i].name, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The LVs of vg (rd.lvm.lv=: those named): by dm ioctls from its
+ * metadata when every wanted LV is plain, else by lvm, vgchange -aay VG
+ * or lvchange -ay of its LVs rd.lvm.lv= names, with the line why.
+ */
 static int activate(struct lvm_vg *vg, const char *why)
 {
-	const char *args[8 + LVM_SEL_MAX];
+	const char *args[8 + LVM_SEL_MAX], *devs[LVMMETA_PVS_MAX];
+	char devlist[LVM_PVS_MAX * 72], whynot[LVM_NAME_MAX + 80];
 	size_t n = 0, i, before, len = 0;
+	const char *slow;
 	char what[256] = "";
 	int r;
 
 	vg->activated = true;
 	vg->complete = seen(vg) == vg->npv;
 	before = active_lvs(vg);
+	slow = plain_plan(vg, devs, whynot, sizeof(whynot));
+	if (slow && vg->meta)
+		log_info("lvm: volume group %s: lvm activates it: %s",
+			 vg->name, slow);
+	for (i = 0; !whole_vg(vg) && i < nonly_lv; i++)
+		if (lv_of(only_lv[i], vg->name) && len < sizeof(what))
+			len += (size_t)snprintf(what + len, sizeof(what) - len,
+						" %s", only_lv[i]);
+	log_info("lvm: activating %s%s (volume group %s, UUID %s, %s)%s%s",
+		 whole_vg(vg) ? "the LVs of " : "rd.lvm.lv=",
+		 whole_vg(vg) ? vg->name : what + 1, vg->name, vg->uuid, why,
+		 storage_readonly() ? ", read-only" : "",
+		 slow ? "" : " with device-mapper ioctls, no lvm run");
+	if (!slow && !dm_activate(vg, devs))
+		goto done;
+	pv_nodes(vg, devlist, sizeof(devlist));
+	args[n++] = "--devices";
+	args[n++] = devlist;
 	args[n++] = "--sysinit";
 	args[n++] = whole_vg(vg) ? "-aay" : "-ay";
 	if (whole_vg(vg))
 		args[n++] = vg->name;
 	for (i = 0; !whole_vg(vg) && i < nonly_lv && n + 1 < ARRAY_SIZE(args);
-	     i++) {
-		if (!lv_of(only_lv[i], vg->name))
-			continue;
-		args[n++] = only_lv[i];
-		if (len < sizeof(what))
-			len += (size_t)snprintf(what + len, sizeof(what) - len,
-						" %s", only_lv[i]);
-	}
-	log_info("lvm: activating %s%s (volume group %s, UUID %s, %s)%s",
-		 whole_vg(vg) ? "the LVs of " : "rd.lvm.lv=",
-		 whole_vg(vg) ? vg->name : what + 1, vg->name, vg->uuid, why,
-		 storage_readonly() ? ", read-only" : "");
+	     i++)
+		if (lv_of(only_lv[i], vg->name))
+			args[n++] = only_lv[i];
 	r = run_lvm(whole_vg(vg) ? "vgchange" : "lvchange", args, n, vg->name,
 		    NULL, 0);
 	if (r < 0)
@@ -229,6 +579,7 @@ static int activate(struct lvm_vg *vg, const char *why)
 	if (r > 0)
 		log_warn("lvm: activating volume group %s failed (lvm exit "
 			 "status %d): its lines above say why", vg->name, r);
+done:
 	r = (int)(active_lvs(vg) - before);
 	log_info("lvm: volume group %s: %d LVs activated%s", vg->name, r,
 		 storage_readonly() ? " read-only" : "");
@@ -260,7 +611,7 @@ static int learn(const struct blkdev *d, struct lvm_vg **vgp,
 	for (i = 0; i < n; i++) {
 		if (!recs[i].vg_name[0])
 			continue;
-		vg = find_vg(&recs[i]);
+		vg = find_vg(recs[i].vg_name, recs[i].vg_uuid);
 		if (!vg)
 			return -ENOSPC;
 		for (j = 0; j < vg->npv; j++)
@@ -292,12 +643,17 @@ static int lvm_add(const struct blkdev *d)
 		return 0;		/* taken already */
 	if (dm_ready())
 		return -ENODEV;
-	if (!pv) {
-		err = learn(d, &vg, &pv);
+	if (pv) {
+		newer_meta(d, vg);
+	} else {
+		err = learn_meta(d, &vg, &pv);
+		if (err == -EAGAIN)
+			err = learn(d, &vg, &pv);
 		if (err || !pv)
 			return err;
 	}
 	snprintf(pv->dev, sizeof(pv->dev), "%s", d->name);
+	snprintf(pv->devno, sizeof(pv->devno), "%u:%u", d->major, d->minor);
 	if (!wanted(vg)) {
 		log_info("lvm: %s left alone: its volume group %s is not in "
 			 "rd.lvm.vg= or rd.lvm.lv=", d->node, vg->name);
@@ -368,6 +724,27 @@ static int lvm_settle(void)
 	return started;
 }
 
+/*
+ * /dev/VG/LV -> /dev/mapper/VG-LV, as lvm links it without udev,
+ * unless lvm did: the fast path runs no lvm, and the rescue shell's
+ * user types these names.
+ */
+static void vg_link(const char *vg, const char *lv, const char *dmname)
+{
+	char path[2 * LVM_NAME_MAX + 8], target[LVM_NAME_MAX * 4 + 16];
+
+	if (!lvmreport_valid_name(vg) || !lvmreport_valid_name(lv))
+		return;
+	snprintf(path, sizeof(path), "/dev/%s", vg);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return;
+	snprintf(path, sizeof(path), "/dev/%s/%s", vg, lv);
+	snprintf(target, sizeof(target), "/dev/mapper/%s", dmname);
+	if (symlink(target, path) && errno != EEXIST)
+		log_warn("lvm: unable to link %s to %s: %s", path, target,
+			 strerror(errno));
+}
+
 /* An LV's dm-N: /dev/mapper/VG-LV (dm.c) and /dev/VG/LV as aliases. */
 static void lvm_annotate(struct blkdev *d)
 {
@@ -378,10 +755,12 @@ static void lvm_annotate(struct blkdev *d)
 	if (strncmp(d->name, "dm-", 3) ||
 	    dm_info(d->name, dmname, sizeof(dmname), uuid, sizeof(uuid)) ||
 	    strncmp(uuid, "LVM-", 4) ||
+	    strlen(uuid) != 4 + 64 ||	/* a layer: LVM-...-real, -cow */
 	    lvmreport_split_dm_name(dmname, vg, sizeof(vg), lv, sizeof(lv)))
 		return;
 	snprintf(alias, sizeof(alias), "%s!%s", vg, lv);
 	storage_add_alias(d, alias);
+	vg_link(vg, lv, dmname);
 }
 
 /* "lvm VG span (UUID ...): 1 of 2 PVs vdb, missing PV ...; 0 LVs active" */

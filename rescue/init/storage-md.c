@@ -512,10 +512,21 @@ static void md_annotate(struct blkdev *d)
 {
 	size_t i, j;
 
-	/* Only once it runs: root= must not match an empty device. */
+	/*
+	 * Only once it runs: root= must not match an empty device.  The
+	 * node of an array still gathering its members exists already
+	 * (mdN, made when its first member came): root=/dev/mdN named it,
+	 * the mount failed on it and the degraded start after the root
+	 * wait never came.  Until it starts, it is incomplete.
+	 */
 	for (i = 0; i < narrays; i++) {
-		if (!arrays[i].started || strcmp(arrays[i].dev, d->name))
+		if (strcmp(arrays[i].dev, d->name))
 			continue;
+		if (!arrays[i].started) {
+			d->incomplete = true;
+			return;
+		}
+		d->incomplete = false;
 		for (j = 0; j < ARRAY_SIZE(d->alias); j++)
 			snprintf(d->alias[j], sizeof(d->alias[j]), "%s",
 				 j < ARRAY_SIZE(arrays[i].link) ?

@@ -221,4 +221,22 @@ struct image_options {
 int image_write(const struct list *l, const struct image_options *opt,
 		int fd, const char *path);
 
+/* toolkitcache.c: the compressed toolkit kept between runs.  The cache
+ * file for the toolkit entries of L, or -ENOENT for no cache. */
+int toolkit_cache_path(const struct list *l,
+		       bool (*in_toolkit)(const struct list_entry *),
+		       int64_t mtime, int preset, char **path);
+/* 0 with the blob, or -ENOENT for none usable. */
+int toolkit_cache_get(const char *path, struct buf *blob);
+/* The cache file for the `BUSYBOX --list-full` output, or -ENOENT. */
+int applets_cache_path(const char *busybox, char **path);
+int applets_cache_get(const char *path, struct buf *list);
+/* Best effort: a file of the cache, atomically. */
+void cache_put(const char *path, const struct buf *blob);
+/* The cache directory (MKRESCUE_CACHE...), or NULL for none. */
+char *cache_dir(void);
+/* 64-bit FNV-1a, by hand: cache names, not signatures. */
+#define CACHE_FNV1A_INIT	0xcbf29ce484222325ULL
+uint64_t cache_fnv1a(uint64_t h, const void *data, size_t len);
+
 #endif

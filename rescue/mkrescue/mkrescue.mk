@@ -16,8 +16,8 @@ MKRESCUE_OBJDIR    = $(BUILD)/obj/mkrescue
 MKRESCUE_OBJS      = $(MKRESCUE_SRCS:rescue/mkrescue/%.c=$(MKRESCUE_OBJDIR)/%.o) \
 		     $(RESCUE_LIB_SRCS:rescue/lib/%.c=$(MKRESCUE_OBJDIR)/lib/%.o)
 MKRESCUE_TEST_INIT = $(MKRESCUE_OBJDIR)/test-init
-MKRESCUE_CFLAGS   := -Irescue/lib $(shell pkg-config --cflags libarchive libelf)
-MKRESCUE_LIBS     := $(shell pkg-config --libs libarchive libelf)
+MKRESCUE_CFLAGS   := -Irescue/lib $(shell pkg-config --cflags libarchive libelf liblzma)
+MKRESCUE_LIBS     := $(shell pkg-config --libs libarchive libelf liblzma)
 MKRESCUE_DEFINES   = -DMKRESCUE_VERSION='"$(MKRESCUE_VERSION)"' \
 	-DMKRESCUE_DEFAULT_INIT='"$(MKRESCUE_INIT)"' \
 	-DMKRESCUE_DEFAULT_MODULE_LIST='"$(MKRESCUE_MODULE_LIST)"'
@@ -27,6 +27,8 @@ DEPS_PACKAGES += libelf-dev mdadm cryptsetup-bin lvm2 dmsetup btrfs-progs
 
 TEST_GROUPS += mkrescue mkrescue-errors
 TEST_GROUPS += mkrescue-options mkrescue-storage
+# mkrescue -k images booted on the stock kernels (module loads).
+TEST_GROUPS += mkrescue-boot
 CHECK_DEPS  += $(BUILD)/mkrescue $(MKRESCUE_TEST_INIT)
 
 # ---- targets ----------------------------------------------------------

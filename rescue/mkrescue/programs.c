@@ -141,6 +141,24 @@ static int programs_list_applets(const char *busybox, struct buf *out)
 	return 0;
 }
 
+/* The applet list from the cache (toolkitcache.c), else from busybox. */
+static int programs_applets(const char *busybox, struct buf *out)
+{
+	char *cached = NULL;
+	int err;
+
+	if (!applets_cache_path(busybox, &cached) &&
+	    !applets_cache_get(cached, out)) {
+		free(cached);
+		return 0;
+	}
+	err = programs_list_applets(busybox, out);
+	if (!err && cached)
+		cache_put(cached, out);
+	free(cached);
+	return err;
+}
+
 int programs_add_busybox(struct list *l, const char *busybox)
 {
 	struct buf applets = { 0 };
@@ -151,7 +169,7 @@ int programs_add_busybox(struct list *l, const char *busybox)
 
 	err = elf_check_static(busybox, "busybox", &size);
 	if (!err)
-		err = programs_list_applets(busybox, &applets);
+		err = programs_applets(busybox, &applets);
 	if (!err)
 		err = list_add_file(l, "bin/busybox", 0755, busybox, size,
 				    LIST_OWN, "--busybox");

@@ -34,8 +34,11 @@ static const char *const storage_lvm_links[] = {
 
 /*
  * No udev in the image: LVM makes its /dev nodes itself and waits for
- * no udev event; no daemon (lvmpolld, dmeventd) runs.  The names are
- * those of lvm.conf(5) of lvm2 2.03.16 (use_lvmetad is gone since 2.03).
+ * no udev event; no daemon (lvmpolld, dmeventd) runs.  No hints file
+ * (it would be left in /run/lvm), synchronous reads (the patched
+ * kernel has no AIO: lvm would try, then say it falls back), no D-Bus
+ * notification (there is no bus).  The names are those of lvm.conf(5)
+ * of lvm2 2.03.16 (use_lvmetad is gone since 2.03).
  */
 static const char storage_lvm_conf[] =
 	"# /etc/lvm/lvm.conf of the devtmpfs-rescue image: no udev, no daemons.\n"
@@ -43,6 +46,7 @@ static const char storage_lvm_conf[] =
 	"\tobtain_device_list_from_udev = 0\n"
 	"\texternal_device_info_source = \"none\"\n"
 	"\tuse_devicesfile = 0\n"
+	"\thints = \"none\"\n"
 	"}\n"
 	"activation {\n"
 	"\tudev_sync = 0\n"
@@ -52,6 +56,8 @@ static const char storage_lvm_conf[] =
 	"}\n"
 	"global {\n"
 	"\tuse_lvmpolld = 0\n"
+	"\tuse_aio = 0\n"
+	"\tnotify_dbus = 0\n"
 	"}\n";
 
 /*

@@ -31,6 +31,9 @@ test_members_SRCS   = init/members.c $(call parser_srcs,devtable)
 test_moddb_SRCS     = $(call parser_srcs,moddb include)
 # What mkrescue ships and what rescue-init loads, from the same files.
 test_modsame_SRCS   = $(call parser_srcs,modules modload)
+# Which device drivers load before the root (rescue/init/coldplug.c).
+UNIT_TESTS     += test_coldplug
+test_coldplug_SRCS  = init/coldplug.c $(call parser_srcs,cmdline)
 UNIT_TESTS     += test_elfdeps
 test_elfdeps_SRCS   = $(call parser_srcs,ldpath)
 UNIT_TESTS     += test_mdsuper
@@ -39,10 +42,16 @@ UNIT_TESTS     += test_lukskey
 test_lukskey_SRCS   = $(call parser_srcs,lukskey)
 UNIT_TESTS     += test_lvmreport
 test_lvmreport_SRCS = $(call parser_srcs,lvmreport)
+UNIT_TESTS     += test_lvmmeta
+test_lvmmeta_SRCS   = $(call parser_srcs,lvmmeta)
 UNIT_TESTS     += test_unpack
 test_unpack_SRCS    = $(call parser_srcs,unpack)
+UNIT_TESTS     += test_newc
+test_newc_SRCS      = $(call parser_srcs,newc)
 UNIT_TESTS     += test_ipconf
 test_ipconf_SRCS    = $(call parser_srcs,ipconf)
+UNIT_TESTS     += test_hostonly
+test_hostonly_SRCS  = mkrescue/hostonly.c mkrescue/msg.c
 UNIT_BINS       = $(addprefix $(UNIT_DIR)/,$(UNIT_TESTS))
 UNIT_OBJS       = $(sort $(foreach t,$(UNIT_TESTS),$(UNIT_OBJDIR)/$(t).o \
 		  $(addprefix $(UNIT_OBJDIR)/,$($(t)_SRCS:.c=.o))))
