@@ -2,7 +2,9 @@
 /*
  * mklayout-names.c: how things are named, in the plan files and by the
  * kernel.  The kernel numbering rules (build/bzImage, QEMU's PCI order):
- * virtio-blk disks are vda, vdb... in PCI order, 254:16*i+partno;
+ * virtio-blk disks are vda, vdb... in PCI order, 254:16*i+partno (the
+ * first dynamic major; 253 when md, built in, registers mdp before it:
+ * --virtio-blk-major says which);
  * NVMe controllers are nvme0, nvme1... in PCI order, so names are known,
  * but their MAJ:MIN come from the shared 259 pool in scan order, known
  * only when there is a single NVMe disk (259:0, then its partitions in
@@ -15,7 +17,8 @@
 
 #include "mklayout.h"
 
-#define VIRTIO_BLK_MAJOR	254
+/* The booted kernel's; set by --virtio-blk-major. */
+unsigned int virtio_blk_major = 254;
 #define SD_MAJOR		8
 #define BLOCK_EXT_MAJOR		259
 #define VIRTIO_BLK_MINORS	16
@@ -172,7 +175,7 @@ bool kernel_devt(const struct layout *l, struct location loc,
 
 	switch (d->bus) {
 	case BUS_VIRTIO_BLK:
-		*major = VIRTIO_BLK_MAJOR;
+		*major = virtio_blk_major;
 		*minor = VIRTIO_BLK_MINORS * bus_index(l, loc.disk) + partno;
 		return partno < VIRTIO_BLK_MINORS;
 	case BUS_NVME:

@@ -13,7 +13,7 @@
 
 #include "mklayout.h"
 
-static FILE *open_plan_file(const char *dir, const char *name)
+FILE *open_plan_file(const char *dir, const char *name)
 {
 	char path[4096];
 	FILE *f;
@@ -25,7 +25,7 @@ static FILE *open_plan_file(const char *dir, const char *name)
 	return f;
 }
 
-static int close_plan_file(FILE *f, const char *dir, const char *name)
+int close_plan_file(FILE *f, const char *dir, const char *name)
 {
 	if (ferror(f) | fclose(f)) {
 		msg_error("unable to write %s/%s: %s", dir, name, strerror(errno));

@@ -92,6 +92,15 @@ static const char prologue[] =
 	"\trm -f vfat.log\n"
 	"}\n";
 
+/* What every build.sh starts with: the shell functions of the trees and
+ * filesystems (the stacked layouts' build.sh uses them too). */
+void script_prologue(FILE *f, uint64_t seed, const char *busybox)
+{
+	fprintf(f, "#!/bin/sh\n# mklayout --seed %llu: the commands that make the disk images\n"
+		"# of layout.txt; run in this directory.\n", (unsigned long long)seed);
+	fprintf(f, prologue, FAKE_TIME, busybox, report_init);
+}
+
 void disk_file_name(unsigned int index, char *buf, size_t size)
 {
 	snprintf(buf, size, "disk%02u.img", index);
@@ -189,9 +198,7 @@ int script_write(const struct layout *l, const char *dir, const char *busybox)
 		msg_error("unable to create %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	fprintf(f, "#!/bin/sh\n# mklayout --seed %llu: the commands that make the disk images\n"
-		"# of layout.txt; run in this directory.\n", (unsigned long long)l->seed);
-	fprintf(f, prologue, FAKE_TIME, busybox, report_init);
+	script_prologue(f, l->seed, busybox);
 	for (i = 0; i < l->ndisks; i++)
 		write_disk(f, l, i);
 	fputs("\nrm -f report-init\n", f);

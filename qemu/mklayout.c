@@ -27,21 +27,29 @@ struct options {
 	const char *out;
 	const char *busybox;
 	bool plan_only;
+	bool stacked;
 	struct root_policy policy;
 };
 
 static void usage(FILE *f)
 {
-	fputs("usage: mklayout --seed N --out DIR [--plan-only] [--kernel-root] [--busybox FILE]\n"
+	fputs("usage: mklayout --seed N --out DIR [--plan-only] [--kernel-root] [--stacked]\n"
+	      "                [--busybox FILE] [--virtio-blk-major M]\n"
 	      "  --seed N       every decision comes from N: same N, same bytes\n"
 	      "  --out DIR      write layout.txt, disks, cmdline, expect, build.sh\n"
 	      "                 and the disk images there (DIR must not exist)\n"
 	      "  --plan-only    write the plan files and build.sh, not the images\n"
 	      "  --kernel-root  only root= forms the kernel mounts itself, without\n"
 	      "                 an initramfs (no UUID=, LABEL=, rootwait=N)\n"
+	      "  --stacked      the seed's stacked layout (md, LUKS2, LVM, btrfs and\n"
+	      "                their nestings; one seed in four has one): build.sh\n"
+	      "                makes what userspace can, helper.cmds is for a VM\n"
 	      "  --busybox FILE the busybox copied into root trees (/bin/busybox)\n"
+	      "  --virtio-blk-major M  the booted kernel's virtio-blk major (254;\n"
+	      "                253 when md is built in and takes the first one)\n"
 	      "exit status: 0 done, 1 failed, 2 bad usage, 3 no root= form allowed\n"
-	      "names the root (--kernel-root and a whole-disk root among SCSI disks)\n", f);
+	      "names the root (--kernel-root and a whole-disk root among SCSI disks)\n"
+	      "or the seed has no stacked layout\n", f);
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -52,9 +60,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "busybox", required_argument, NULL, 'b' },
 		{ "plan-only", no_argument, NULL, 'p' },
 		{ "kernel-root", no_argument, NULL, 'k' },
+		{ "stacked", no_argument, NULL, 'S' },
+		{ "virtio-blk-major", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long major;
 	char *end;
 	int c;
 
@@ -82,6 +93,19 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'k':
 			o->policy.kernel_only = true;
+			break;
+		case 'S':
+			o->stacked = true;
+			break;
+		case 'M':
+			errno = 0;
+			major = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || major == 0 || major > 511) {
+				msg_error("unable to use --virtio-blk-major %s: not a major number",
+					  optarg);
+				return -EINVAL;
+			}
+			virtio_blk_major = (unsigned int)major;
 			break;
 		case 'h':
 			usage(stdout);
@@ -182,21 +206,45 @@ static int run_build(const char *dir, const char *busybox, uint64_t seed)
 	return 0;
 }
 
+/* 0, or the exit status: a seed without a stacked layout is skipped. */
+static int plan_stack(const struct options *o, struct stack *s)
+{
+	if (o->policy.kernel_only) {
+		msg_error("seed %llu: a stacked root needs the initramfs, not --kernel-root",
+			  (unsigned long long)o->seed);
+		return 3;
+	}
+	if (!stack_chosen(o->seed)) {
+		msg_error("seed %llu has no stacked layout (one seed in four has)",
+			  (unsigned long long)o->seed);
+		return 3;
+	}
+	stack_plan(s, o->seed);
+	return stack_check(s) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct layout l;
+	struct stack s;
 	char tmp[OUT_MAX];
 	int err;
 
 	if (parse_options(argc, argv, &o) || check_inputs(&o))
 		return 2;
-	layout_plan(&l, o.seed);
-	err = root_choose(&l, &o.policy);
-	if (err)
-		return err == -ENOENT ? 3 : 1;
-	if (layout_check(&l))
-		return 1;
+	if (o.stacked) {
+		err = plan_stack(&o, &s);
+		if (err)
+			return err;
+	} else {
+		layout_plan(&l, o.seed);
+		err = root_choose(&l, &o.policy);
+		if (err)
+			return err == -ENOENT ? 3 : 1;
+		if (layout_check(&l))
+			return 1;
+	}
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", o.out);
 	remove_tree(tmp);
@@ -204,9 +252,13 @@ int main(int argc, char **argv)
 		msg_error("unable to create %s: %s", tmp, strerror(errno));
 		return 1;
 	}
-	err = plan_files_write(&l, tmp);
-	if (!err)
-		err = script_write(&l, tmp, o.busybox);
+	if (o.stacked) {
+		err = stack_files_write(&s, tmp, o.busybox);
+	} else {
+		err = plan_files_write(&l, tmp);
+		if (!err)
+			err = script_write(&l, tmp, o.busybox);
+	}
 	if (!err && !o.plan_only)
 		err = run_build(tmp, o.busybox, o.seed);
 	if (!err && rename(tmp, o.out) != 0) {

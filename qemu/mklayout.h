@@ -113,6 +113,51 @@ struct root_policy {
 	bool kernel_only;	/* only forms the kernel mounts without initrd */
 };
 
+/*
+ * A stacked layout (mklayout-stack.c): a seed's second layout, its root
+ * on md RAID1, LUKS2, LVM, two-device btrfs or a nesting of them.  The
+ * plain layout of every seed stays what it was: a stacked one is asked
+ * for (--stacked) and exists for the seeds its own stream picks.
+ */
+enum stack_kind {
+	STACK_MD, STACK_LUKS, STACK_LVM, STACK_BTRFS, STACK_LUKS_LVM,
+	STACK_MD_LUKS_LVM, STACK_COUNT
+};
+enum stack_form {
+	SFORM_MAPPER, SFORM_VG_LV, SFORM_MD_NAME, SFORM_MD_DEV, SFORM_UUID,
+	SFORM_LABEL, SFORM_COUNT
+};
+
+#define STACK_MAX_DISKS	3
+#define STACK_MAX_LVS	4
+#define NAME_LEN	16
+
+struct stack {
+	uint64_t seed;
+	enum stack_kind kind;
+	unsigned int ndisks;		/* made, the absent member included */
+	enum bus bus[STACK_MAX_DISKS];
+	unsigned int size_mib[STACK_MAX_DISKS];
+	int absent;			/* the md member left out, or -1 */
+	int decoy_disk;			/* the decoy VG's PV, or -1 */
+	bool md_090;
+	char md_uuid[ID_LEN];
+	char md_name[NAME_LEN];
+	char luks_uuid[ID_LEN];
+	char pass[24];
+	bool wrong_try;			/* one wrong passphrase typed first */
+	char vg[NAME_LEN], decoy_vg[NAME_LEN];
+	unsigned int nlvs;
+	char lv[STACK_MAX_LVS][NAME_LEN];	/* lv[0] holds the root */
+	char fs_uuid[ID_LEN], fs_label[ID_LEN], hash_seed[ID_LEN];
+	char imp_uuid[ID_LEN], imp_label[ID_LEN], imp_hash_seed[ID_LEN];
+	bool impostor;			/* btrfs top, decoy VG: an init, a wrong marker */
+	char subvol[NAME_LEN];		/* btrfs: the root's subvolume */
+	enum stack_form form;
+	char root_arg[160];
+	const char *kernel;		/* "stock": Debian's, with mkrescue -k */
+};
+
 /* mklayout-msg.c */
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -131,6 +176,7 @@ void rng_uuid(struct rng *r, char out[ID_LEN]);
 void rng_shuffle(struct rng *r, unsigned int *v, unsigned int n);
 
 /* mklayout-names.c: names in text, and the kernel's numbering */
+extern unsigned int virtio_blk_major;
 const char *bus_name(enum bus bus);
 const char *table_name(enum table table);
 const char *fs_name(enum fs fs);
@@ -176,9 +222,22 @@ int layout_check(const struct layout *l);
 
 /* mklayout-plan-files.c: layout.txt, disks, cmdline, expect in DIR */
 int plan_files_write(const struct layout *l, const char *dir);
+/* DIR/NAME created for writing, and closed; each says what failed. */
+FILE *open_plan_file(const char *dir, const char *name);
+int close_plan_file(FILE *f, const char *dir, const char *name);
 
 /* mklayout-script.c: build.sh, the commands that make the images */
 int script_write(const struct layout *l, const char *dir, const char *busybox);
 void disk_file_name(unsigned int index, char *buf, size_t size);
+void script_prologue(FILE *f, uint64_t seed, const char *busybox);
+
+/* mklayout-stack.c: the stacked layout of a seed, if it has one */
+bool stack_chosen(uint64_t seed);
+void stack_plan(struct stack *s, uint64_t seed);
+int stack_check(const struct stack *s);
+const char *stack_kind_name(enum stack_kind kind);
+
+/* mklayout-stack-files.c: its plan files, build.sh and helper.cmds */
+int stack_files_write(const struct stack *s, const char *dir, const char *busybox);
 
 #endif

@@ -13,13 +13,15 @@ MKLAYOUT_SRCS = \
 	qemu/mklayout.c qemu/mklayout-check.c qemu/mklayout-ids.c \
 	qemu/mklayout-msg.c qemu/mklayout-names.c qemu/mklayout-plan.c \
 	qemu/mklayout-plan-files.c qemu/mklayout-rng.c qemu/mklayout-root.c \
-	qemu/mklayout-script.c
+	qemu/mklayout-script.c qemu/mklayout-stack.c qemu/mklayout-stack-files.c
 MKLAYOUT_OBJDIR = $(BUILD)/obj/qemu
 MKLAYOUT_OBJS   = $(MKLAYOUT_SRCS:qemu/%.c=$(MKLAYOUT_OBJDIR)/%.o)
 
 # The random group boots $(BUILD)/rescue.img (its rule: the Makefile).
 TEST_GROUPS += random
-CHECK_DEPS  += $(BUILD)/mklayout $(BUILD)/bzImage $(BUILD)/rescue.img
+# Its stacked seeds boot Debian's kernel with an image of mkrescue -k.
+CHECK_DEPS  += $(BUILD)/mklayout $(BUILD)/bzImage $(BUILD)/rescue.img \
+	       $(BUILD)/mkrescue $(BUILD)/rescue-init
 
 # ---- targets ----------------------------------------------------------
 .PHONY: mklayout check-random
@@ -38,7 +40,8 @@ $(MKLAYOUT_OBJDIR)/%.o: qemu/%.c
 		-MMD -MP -MF $(@:.o=.d) -MT $@ -c -o $@.tmp $<
 	mv $@.tmp $@
 
-check-random: $(BUILD)/mklayout $(BUILD)/bzImage $(BUILD)/rescue.img
+check-random: $(BUILD)/mklayout $(BUILD)/bzImage $(BUILD)/rescue.img \
+	      $(BUILD)/mkrescue $(BUILD)/rescue-init
 	tests/random --first $(FIRST) --count $(SEEDS) $(RANDOM_ARGS)
 
 -include $(MKLAYOUT_OBJS:.o=.d)
