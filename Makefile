@@ -15,8 +15,9 @@ DEPS_PACKAGES = \
 	libblkid-dev libarchive-dev libarchive-tools libcmocka-dev \
 	linux-image-amd64 initramfs-tools-core dracut-core gnuplot-nox
 # The Debian 12 root of the debian tests (tests/debian-root), and
-# Debian's 6.12 kernel (bookworm-security) beside 6.1.
-DEPS_PACKAGES += debootstrap linux-image-6.12-amd64
+# Debian's 6.12 kernel (bookworm-security) beside 6.1, and its source
+# for the second base of the kernel series (kernel/patches/6.12).
+DEPS_PACKAGES += debootstrap linux-image-6.12-amd64 linux-source-6.12
 # XFS roots with a dirty log (tests/readonly.sh).
 DEPS_PACKAGES += xfsprogs
 # mkrescue --ssh-authorized-keys ships dropbear (tests/network.sh).
@@ -74,8 +75,12 @@ TEST_GROUPS += luks
 # Roots on LVM2 logical volumes that rescue-init activates (tests/lvm.sh).
 TEST_GROUPS += lvm
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
-# The kernel groups boot every base; the others need only 6.1.
-CHECK_DEPS += $(if $(filter kernel kernel-userspace,$(or $(CHECK_GROUPS),$(TEST_GROUPS))),\
+# The kernel groups boot every base; the others need only 6.1.  The other
+# bases build while the other groups run (tests/run, TESTS_BACKGROUND):
+# on a fresh 2-core machine that takes the 6.12 build out of the time
+# make check waits before its first test.
+CHECK_KERNEL_GROUPS = $(filter kernel kernel-userspace,$(or $(CHECK_GROUPS),$(TEST_GROUPS)))
+CHECK_LATER = $(if $(CHECK_KERNEL_GROUPS),\
 	$(foreach b,$(filter-out 6.1,$(KERNEL_BASES)),$(call kernel_image,$(b)) $(call test_module,$(b))))
 
 # ---- targets ----------------------------------------------------------
@@ -124,6 +129,12 @@ $(call test_module,$(1)): kernel/test/devtmpfs_test.c kernel/test/Kbuild \
 endef
 $(foreach b,$(KERNEL_BASES),$(eval $(call kernel_rules,$(b))))
 
+# A missing source tarball is named, with the package that has it,
+# instead of make's "No rule to make target".
+/usr/src/linux-source-%.tar.xz:
+	@echo "make: $@ is missing: it comes with the Debian package linux-source-$*, which make deps installs" >&2
+	@exit 1
+
 # rescue.img for the patched kernel: no modules, everything is built in.
 image: $(BUILD)/rescue.img
 
@@ -150,17 +161,42 @@ $(DEMO_DISK): qemu/make-demo-disk
 test-module: $(call test_module,$(KVER))
 
 # TESTS=REGEX selects tests by name; CHECK_GROUPS="kernel ..." selects groups.
-check: $(CHECK_DEPS)
-	tests/run $(or $(CHECK_GROUPS),$(TEST_GROUPS))
+# The Debian root (debootstrap: mostly waiting for the archive) starts
+# first, in the background, so that it is made while the kernel builds;
+# tests/debian-root holds a lock while it works, and the tests that call it
+# wait for that lock.
+CHECK_DEBIAN_ROOT = $(filter debian package,$(or $(CHECK_GROUPS),$(TEST_GROUPS)))
+.PHONY: check-debian-root
+check-debian-root:
+	$(if $(CHECK_DEBIAN_ROOT),@mkdir -p $(BUILD)/tests && \
+		{ tests/debian-root >$(BUILD)/tests/debian-root.log 2>&1 </dev/null & } && \
+		echo "check: making the Debian root in the background (log: $(BUILD)/tests/debian-root.log)")
+
+# The background make gets BUILD and its targets as absolute paths:
+# tests/lib.sh turns the exported BUILD into an absolute path, and a
+# relative target would then match no rule ("No rule to make target
+# build/bzImage-6.12" on a machine without that kernel yet).
+CHECK_BACKGROUND = $(if $(CHECK_LATER),$(MAKE) --no-print-directory -C $(CURDIR) \
+	BUILD=$(abspath $(BUILD)) $(abspath $(CHECK_LATER)))
+check: check-debian-root $(CHECK_DEPS)
+	$(if $(CHECK_LATER),TESTS_BACKGROUND='$(CHECK_BACKGROUND)' \
+		TESTS_AFTER_BACKGROUND='$(CHECK_KERNEL_GROUPS)') \
+		tests/run $(or $(CHECK_GROUPS),$(TEST_GROUPS))
+
+# The background command, for tests/kernel.sh's check of it.
+.PHONY: print-CHECK_BACKGROUND
+print-CHECK_BACKGROUND:
+	@echo '$(CHECK_BACKGROUND)'
 
 # Boots every configuration side by side under TCG and writes
 # build/bench/results.{json,md} and boot-timeline.png.  BENCH_REPS=N.
 # Then bench/debian (kernel start to multi-user.target on a Debian root
 # with systemd, against initramfs-tools and stock dracut) and bench/memory
 # (the smallest -m that boots, by bisection: the slowest, about 30 min),
-# and bench/network (what ip=dhcp and SSH cost the initramfs phase).
-# BENCH=run|debian|memory|network runs one of them.
-BENCH ?= run debian memory network
+# and bench/network (what ip=dhcp and SSH cost the initramfs phase), and
+# bench/stacked (LVM, LUKS2 and LUKS2 -> LVM against plain ext4).
+# BENCH=run|debian|memory|network|stacked runs one of them.
+BENCH ?= run debian memory network stacked
 bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 	set -e; for b in $(BENCH); do bench/$$b; done
 

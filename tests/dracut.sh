@@ -2,65 +2,20 @@
 # tests/dracut.sh: the dracut module on Debian's stock modular kernel.
 # `make install DESTDIR=...` puts the module in a scratch tree (never into
 # the system); dracut sees it through a dracutbasedir made of links to
-# the system's dracut plus that module.  One image, built with the
-# distribution's defaults (systemd included), serves every boot test.
+# the system's dracut plus that module.  One image per stock kernel,
+# with every storage layer rescue-init stands in for (tests/dracut-lib.sh,
+# shared with stacked.sh and lvm.sh), serves every boot test.
 
-DRACUT_CACHE_TOP=$BUILD/tests/dracut-cache
 STOCK_MEM=1G
 STOCK_TIMEOUT=${STOCK_TIMEOUT:-180}
 DRACUT_ROOT_UUID=7d1c3e55-2b6a-4f0e-8c4d-9a1b2c3d4e51
 
-# The cache of each stock kernel ($STOCK_KVER, for_each_stock_kernel) is
-# keyed on what goes into the image, so that a new rescue-init or
-# module-setup.sh gives a new image; computed when used, not when this
-# file is sourced, as the kernel is chosen per test.
-dracut_cache() {
-	local kver key
-	kver=$(stock_kernel_version) || return 1
-	key=$({
-		echo "$kver"
-		cat "$BUILD/rescue-init" "$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" \
-			"$TOP/rescue/mkrescue/modules.list" "$TOP/Makefile"
-	} | sha256sum | cut -c1-16)
-	echo "$DRACUT_CACHE_TOP/$kver/$key"
-}
+. "$TOP/tests/dracut-lib.sh"
 
-# dracut_build OUT LOG [dracut options]: dracut with this tree's module.
+# dracut_build OUT LOG [dracut options]: dracut with this tree's module,
+# installed into the test's own scratch tree.
 dracut_build() {
-	local cache
-	cache=$(dracut_cache) || return 1
-	dracut_from_tree "$cache/dest" "$@"
-}
-
-# The dracut modules of the module's own list in state STATE
-# ("missing", "rescue-init"), on one line.
-dracut_modules_in() { # state
-	bash -c '. "$1" && devtmpfs_rescue_modules_in "$2"' _ \
-		"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" "$1"
-}
-
-# The dracut modules rescue-init cannot stand in for: this host's dracut
-# includes crypt, resume, virtiofs... by default (their tools are
-# installed), and the module refuses them.
-dracut_refused_modules() {
-	dracut_modules_in missing
-}
-
-# The image every boot test uses, built once per stock kernel and kept
-# until its inputs change.
-dracut_rescue_image() {
-	local cache img
-	cache=$(dracut_cache) || return 1
-	img=$cache/devtmpfs-rescue.img
-	if [ ! -e "$img" ]; then
-		rm -rf "${cache%/*}"
-		mkdir -p "$cache"
-		dracut_build "$img.tmp" "$cache/dracut.log" \
-			--no-hostonly --add devtmpfs-rescue \
-			--omit "$(dracut_refused_modules)" || return 1
-		mv "$img.tmp" "$img"
-	fi
-	echo "$img"
+	dracut_from_tree "$T/dest" "$@"
 }
 
 # A root whose init reports what it found, for root=UUID= boots.
@@ -105,16 +60,51 @@ dracut_add_makes_rescue_init_the_init() {
 	cmp -s "$T/init" "$BUILD/rescue-init" ||
 		{ fail "/init of the dracut image is not build/rescue-init"; return 1; }
 	lsinitrd "$img" >"$T/listing" 2>&1
-	grep -Eq ' init\.dracut( |$)' "$T/listing" ||
-		{ fail "dracut's own /init was not kept as /init.dracut"; return 1; }
 	grep -Eq 'lib/modules/[^ ]*/modules\.alias$' "$T/listing" ||
 		{ fail "no modules.alias in the image"; return 1; }
+	expect_left_out "$T/listing" &&
 	expect_log "$log" 'devtmpfs-rescue: /init is rescue-init' \
 		"the module saying what it replaced" &&
-	expect_log "$log" 'devtmpfs-rescue: systemd is in the image but does not run' \
-		"the module saying what it leaves unused" &&
+	expect_log "$log" 'devtmpfs-rescue: left out what rescue-init never runs \(systemd, udevd and its rules, dracut.s hooks and /init, plymouth\): [0-9]+ files' \
+		"the module saying what it left out" &&
 	expect_log "$log" "devtmpfs-rescue: storage layers rescue-init stands in for: $(dracut_modules_in rescue-init) \\(not yet: $(dracut_modules_in missing)\\)" \
 		"the module saying which storage layers rescue-init has"
+}
+
+# What rescue-init never runs is not in the image (lsinitrd LISTING):
+# systemd, udevd and its rules, dracut's hooks and its own /init; the
+# rescue shell's reboot is busybox's, not a link to systemctl.
+expect_left_out() { # listing
+	local re
+	for re in ' init\.dracut( |$)' ' (usr/)?lib/systemd/systemd( |$)' \
+		'systemd-udevd( |$)' ' (usr/)?bin/(systemctl|udevadm)( |$)' \
+		' (usr/)?lib/udev/rules\.d/[^ ]+\.rules$' ' (usr/)?lib/dracut/hooks/[^ ]+\.sh$' \
+		'libsystemd-shared[^ ]*\.so( |$)' ' (usr/)?bin/vim\.basic( |$)'; do
+		! grep -Eq -- "$re" "$1" ||
+			{ fail "in the image: $(grep -E -m1 -- "$re" "$1")"; return 1; }
+	done
+	grep -Eq ' (usr/)?s?bin/reboot -> [^ ]*busybox$' "$1" ||
+		{ fail "reboot is not busybox's:" "$(grep -E ' (usr/)?s?bin/reboot( |$)' "$1")"; return 1; }
+}
+
+# devtmpfs_rescue_keep_dracut=yes in a dracut.conf keeps all of it, and
+# dracut's /init as /init.dracut, to be booted by hand (init=/init.dracut).
+test_keep_dracut_keeps_systemd_and_dracut_init() {
+	local status
+	mkdir -p "$T/conf.d"
+	echo 'devtmpfs_rescue_keep_dracut=yes' >"$T/conf.d/keep.conf"
+	status=$(dracut_status "$T/dest" "$T/img" "$T/dracut.log" --no-hostonly \
+		--confdir "$T/conf.d" --no-kernel --no-compress --add devtmpfs-rescue \
+		--omit "$(dracut_refused_modules)") || return 1
+	[ "$status" -eq 0 ] || { fail "dracut failed:" "$(tail -5 "$T/dracut.log")"; return 1; }
+	lsinitrd "$T/img" >"$T/listing" 2>&1
+	grep -Eq ' init\.dracut( |$)' "$T/listing" ||
+		{ fail "dracut's own /init was not kept as /init.dracut"; return 1; }
+	grep -Eq ' (usr/)?lib/systemd/systemd( |$)' "$T/listing" ||
+		{ fail "systemd was not kept"; return 1; }
+	expect_log "$T/dracut.log" 'devtmpfs-rescue: systemd is in the image but does not run' \
+		"the module saying what it leaves unused" &&
+	expect_no_log "$T/dracut.log" 'devtmpfs-rescue: left out' "a left-out line"
 }
 
 # dracut with the module, installed into DEST, not failing the test on
@@ -312,4 +302,69 @@ test_install_puts_files_in_place_and_uninstall_removes_them() {
 	for d in usr/lib/devtmpfs-rescue usr/share/devtmpfs-rescue usr/lib/dracut/modules.d/99devtmpfs-rescue; do
 		[ ! -e "$dest/$d" ] || { fail "make uninstall left the directory /$d"; return 1; }
 	done
+}
+
+# ---- crypt: a root on LUKS2 (issue 15) ---------------------------------
+
+DRACUT_LUKS_UUID=5e2a7c19-3d4b-4f6a-9b8c-1d2e3f4a5b6c
+DRACUT_LUKS_PASS=correct-horse-7
+
+# A LUKS2 container holding the report root of make_dracut_root, written
+# from userspace (no dm, no loop): ext4 by mke2fs -d, encrypted in place.
+# PBKDF2 at its cheapest: the test times the boot, not key derivation.
+make_dracut_luks_root() { # img
+	local img=$1
+	make_dracut_root "$T/fs.img" || return 1
+	blank_disk "$img" 64
+	dd if="$T/fs.img" of="$img" conv=notrunc status=none || return 1
+	printf '%s' "$DRACUT_LUKS_PASS" >"$T/pass"
+	cryptsetup reencrypt --encrypt --type luks2 --reduce-device-size 32M \
+		--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid "$DRACUT_LUKS_UUID" \
+		--key-file "$T/pass" --batch-mode --force-offline-reencrypt \
+		"$img" >"$T/cryptsetup.log" 2>&1 ||
+		{ fail "cryptsetup reencrypt --encrypt of $img failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
+	blkid -p "$img" | grep -q "UUID=\"$DRACUT_LUKS_UUID\" TYPE=\"crypto_LUKS\"" ||
+		{ fail "blkid does not see $img as LUKS $DRACUT_LUKS_UUID:" "$(blkid -p "$img")"; return 1; }
+}
+
+# dracut's crypt in the image (tests/dracut-lib.sh): it carries
+# cryptsetup with its libraries and dm_crypt; rescue-init asks for the
+# passphrase on the console, a wrong one first, and mounts the ext4
+# inside read-only.
+test_stock_kernel_dracut_crypt_luks2_root_passphrase_typed() {
+	local img kver
+	img=$(dracut_rescue_image) || return 1
+	kver=$(stock_kernel_version) || return 1
+	lsinitrd "$img" >"$T/listing" 2>&1
+	grep -Eq ' (usr/)?s?bin/cryptsetup$' "$T/listing" || fail "no cryptsetup in the image"
+	grep -Eq ' (usr/)?lib/[^ ]*libcryptsetup\.so\.[0-9.]+( |$)' "$T/listing" ||
+		fail "no libcryptsetup in the image"
+	grep -Eq "/dm-crypt\.ko(\.xz)?$" "$T/listing" || fail "no dm-crypt.ko in the image"
+	make_dracut_luks_root "$T/c.img" || return 1
+	record_sums "$T/c.img"
+	cat >"$T/steps" <<-EOF
+	want Passphrase for /dev/vda \\(LUKS UUID $DRACUT_LUKS_UUID\\):
+	send not-the-passphrase
+	want Wrong passphrase for /dev/vda: 2 tries left
+	want Passphrase for /dev/vda \\(LUKS UUID $DRACUT_LUKS_UUID\\), again:
+	send $DRACUT_LUKS_PASS
+	end
+	EOF
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$STOCK_TIMEOUT" "$T/steps" \
+		--kernel "/boot/vmlinuz-$kver" --mem "$STOCK_MEM" --initrd "$img" \
+		--append "root=UUID=$DRACUT_ROOT_UUID" --disk "virtio-blk:$T/c.img" ||
+		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+	expect_log "$T/console.log" \
+		"rescue: luks: opened /dev/vda \(LUKS2, UUID $DRACUT_LUKS_UUID\) as dm-0 \(/dev/mapper/luks-$DRACUT_LUKS_UUID\)$" \
+		"the container opened as luks-UUID" &&
+	expect_log "$T/console.log" \
+		"rescue: luks: wrong passphrase for /dev/vda \(UUID $DRACUT_LUKS_UUID\), try 1 of 3" \
+		"the wrong passphrase logged" &&
+	expect_no_log "$T/console.log" "not-the-passphrase|$DRACUT_LUKS_PASS" "a passphrase on the console" &&
+	expect_no_log "$T/console.log" 'udevd|udevadm|systemd\[1\]|systemd-cryptsetup' \
+		"udev or systemd running" &&
+	expect_field "$T/console.log" root marker dracut-root &&
+	expect_field "$T/console.log" root dev /dev/dm-0 &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_disks_unchanged
 }

@@ -30,5 +30,7 @@ test_mkrescue_ld_so_conf() { fuzz_target ldconf; }
 test_md_member_superblocks() { fuzz_target mdsuper; }
 test_luks_key_specs() { fuzz_target lukskey; }
 test_lvm_report_lines_and_dm_names() { fuzz_target lvmreport; }
+test_lvm_on_disk_metadata() { fuzz_target lvmmeta; }
 test_image_markers_and_kernel_log() { fuzz_target unpack; }
+test_toolkit_archive() { fuzz_target newc; }
 test_ip_parameter_forms() { fuzz_target ipconf; }

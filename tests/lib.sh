@@ -109,6 +109,35 @@ cpio_from_list() {
 	"$KOBJ/usr/gen_init_cpio" "$1" >"$2.tmp" && mv "$2.tmp" "$2"
 }
 
+# virtio_blk_major: the virtio-blk major of $BZIMAGE.  It is dynamic:
+# 254 on a kernel without md, 253 with md built in (md's mdp takes the
+# first dynamic major at subsys_initcall, before virtio_blk).  Read from
+# /proc/devices in a small VM, once per kernel, cached on its hash.
+virtio_blk_major() {
+	local dir=$BUILD/tests/.virtio-blk-major key
+	key=$dir/$(sha256sum <"$BZIMAGE" | cut -c1-16)
+	if [ ! -s "$key" ]; then
+		local T=$dir/probe.$$
+		rm -rf "$T" && mkdir -p "$T" || return 1
+		cat >"$T/init" <<-'EOF'
+		#!/bin/sh
+		mount -t proc proc /proc
+		echo "TEST RESULT: majors virtblk=$(awk '$2 == "virtblk" { print $1 }' /proc/devices)"
+		reboot -f
+		EOF
+		{ busybox_cpio_list; echo "dir /dev 0755 0 0"
+		  echo "nod /dev/console 0600 0 0 c 5 1"; echo "file /init $T/init 0755 0 0"
+		} >"$T/list"
+		cpio_from_list "$T/list" "$T/probe.cpio" &&
+			"$RUN_VM" --kernel "$BZIMAGE" --initrd "$T/probe.cpio" --log "$T/console.log" \
+				--timeout 60 </dev/null 2>"$T/run-vm.log" || return 1
+		result_field "$T/console.log" majors virtblk >"$T/major"
+		[ -s "$T/major" ] || { echo "no virtblk in the /proc/devices of $BZIMAGE" >&2; return 1; }
+		mv "$T/major" "$key" && rm -rf "$T"
+	fi
+	cat "$key"
+}
+
 # A directory tree for an ext4 root: busybox, and /sbin/init from stdin.
 make_root_tree() { # dir
 	local dir=$1 applet

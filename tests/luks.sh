@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/luks.sh: roots in LUKS2 and LUKS1 containers opened by
 # rescue-init's luks layer (the image's cryptsetup), on the Debian stock
-# kernel with an image of mkrescue -k --storage.  The containers are
+# kernel with an image of mkrescue -k --storage, and LUKS2 by UUID, a
+# wrong passphrase then the right one and rd.luks=0 on the patched
+# kernel too (tests/stacked-lib.sh).  The containers are
 # written from userspace, never with this machine's dm or loop: an ext4
 # made by mke2fs -d, encrypted in place by cryptsetup reencrypt
 # --encrypt --force-offline-reencrypt (LUKS2; cryptsetup convert makes
@@ -9,6 +11,7 @@
 # the tests time the boot, not the key derivation.
 
 . "$TOP/tests/rescue-lib.sh"
+. "$TOP/tests/stacked-lib.sh"
 
 LUKS_UUID=4c1e2d3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
 LUKS_PASS=correct-horse-7
@@ -37,12 +40,11 @@ make_luks_root() {
 		{ fail "blkid does not see $img as LUKS$ver $LUKS_UUID:" "$(blkid -p "$img")"; return 1; }
 }
 
-# luks_image OUT: mkrescue -k for the stock kernel with the storage tools.
+# luks_image OUT: mkrescue -k for the stock kernel with the storage tools
+# (or --storage alone for the patched kernel).
 luks_image() {
 	KVER=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --storage -o "$1" \
-		2>"$T/mkrescue.err" ||
-		{ fail "mkrescue -k $KVER --storage failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+	stack_image "$1" --storage
 }
 
 # luks_boot APPEND run-vm-args: a boot that types nothing.
@@ -50,7 +52,7 @@ luks_boot() {
 	local append=$1
 	shift
 	VM_TIMEOUT=$LUKS_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
 		--append "$append" "$@"
 }
 
@@ -59,7 +61,7 @@ luks_steps() {
 	local append=$1
 	shift
 	"$TOP/tests/vm-steps.exp" "$T/console.log" "$LUKS_VM_TIMEOUT" "$T/steps" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
 		--append "$append" "$@" ||
 		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
 }
@@ -93,8 +95,12 @@ luks_setup() { # version marker
 }
 
 # LUKS2, root= the ext4's UUID, the passphrase typed at the prompt that
-# names the device and the container's UUID.
+# names the device and the container's UUID; on the patched and the
+# stock kernel.
 test_luks2_root_by_uuid_passphrase_typed() {
+	for_each_stack_kernel_and_newest luks2_root_by_uuid_passphrase_typed
+}
+luks2_root_by_uuid_passphrase_typed() {
 	luks_setup 2 luks2-uuid || return 1
 	typed_passphrase_steps
 	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
@@ -121,8 +127,12 @@ test_luks1_root_by_uuid() {
 	expect_disks_unchanged
 }
 
-# A wrong passphrase says so and asks again; the right one opens it.
+# A wrong passphrase says so and asks again; the right one opens it; on
+# the patched and the stock kernel.
 test_luks_wrong_passphrase_then_right() {
+	for_each_stack_kernel luks_wrong_passphrase_then_right
+}
+luks_wrong_passphrase_then_right() {
 	luks_setup 2 luks-retry || return 1
 	cat >"$T/steps" <<-EOF
 	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\):
@@ -159,8 +169,11 @@ test_luks_key_file_on_a_key_device() {
 }
 
 # rd.luks=0: the container stays closed, the root is not found, and the
-# device table lists the container.
+# device table lists the container; on the patched and the stock kernel.
 test_luks_off_leaves_the_container_closed() {
+	for_each_stack_kernel luks_off_leaves_the_container_closed
+}
+luks_off_leaves_the_container_closed() {
 	luks_setup 2 luks-off || return 1
 	luks_boot "root=UUID=$ROOT_UUID rootwait=2 rd.luks=0 rd.shell=0 rd.retry=1 panic=1" \
 		--disk "virtio-blk:$T/c.img" || return 1

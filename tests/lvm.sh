@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/lvm.sh: roots on LVM2 logical volumes that rescue-init activates
 # (storage-lvm.c), on the Debian stock kernel with an image of mkrescue
-# -k.  The volume groups are made inside a helper VM (the stock kernel
-# with mkrescue's image and its lvm), never with this machine's
-# device-mapper; the filesystems are made here by mke2fs -d and copied
-# into their LVs there.  Cached under $BUILD/tests/lvm.cache.
+# -k, and the root on an LV and the Debian layout (LUKS2 -> LVM) on the
+# patched kernel too (tests/stacked-lib.sh).  The volume groups are
+# made inside a helper VM (the stock kernel with mkrescue's image and
+# its lvm), never with this machine's device-mapper; the filesystems
+# are made here by mke2fs -d and copied into their LVs there.  Cached
+# under $BUILD/tests/lvm.cache.
 
 . "$TOP/tests/rescue-lib.sh"
+. "$TOP/tests/stacked-lib.sh"
+. "$TOP/tests/dracut-lib.sh"
 
 LVM_VM_TIMEOUT=${LVM_VM_TIMEOUT:-240}
 SPAN_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9015
@@ -17,6 +21,8 @@ PV_SPAN1=Rescue-PV00-0000-0000-0000-0001-span01
 PV_SPAN2=Rescue-PV00-0000-0000-0000-0002-span02
 PV_DECOY=Rescue-PV00-0000-0000-0000-0003-decoy0
 PV_LUKS=Rescue-PV00-0000-0000-0000-0004-luksp0
+SNAP_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9017
+PV_SNAP=Rescue-PV00-0000-0000-0000-0005-snapp0
 LUKS_PASS=rescue-lvm-pass
 
 # lvm_helper_vm LOG CMDS DISK...: the stock kernel with an image of
@@ -112,12 +118,52 @@ make_lvm_disks() {
 	done
 }
 
-# lvm_image: mkrescue -k for the stock kernel (its lvm, dm_mod) with
-# this build's rescue-init, in $T/initrd.
+# make_lvm_snap_disk: snap.img in $T, PV $PV_SNAP of VG snapvg: LV
+# root (ext4 $SNAP_UUID, marker lvm-snap) and snap, a snapshot of it:
+# an origin and its snapshot, which rescue-init leaves to lvm.  Cached
+# apart from make_lvm_disks.
+make_lvm_snap_disk() {
+	local key cache
+	KVER=$(stock_kernel_version) || return 1
+	key=$({ declare -f make_lvm_snap_disk lvm_helper_vm lvm_ext4 write_report_init
+		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
+		echo "$PV_SNAP $SNAP_UUID"; } | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/lvm.cache/snap-$key
+	if [ ! -e "$cache/done" ]; then
+		lvm_ext4 "$T/src-snap.img" 24 "$SNAP_UUID" lvm-snap &&
+		blank_disk "$T/snap.img" 48 || return 1
+		# the kernel may name the two disks either way: by their sizes
+		cat >"$T/helper.cmds" <<-CMDS
+		modprobe dm_mod; modprobe dm_snapshot; export LVM_SUPPRESS_FD_WARNINGS=1
+		for d in vda vdb; do case \$(cat /sys/block/\$d/size) in 98304) P=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pv \$P src \$S"
+		lvm pvcreate -q --norestorefile -u $PV_SNAP \$P && lvm vgcreate -q snapvg \$P && lvm lvcreate -q -y -n root -L 24M snapvg
+		dd if=\$S of=/dev/snapvg/root bs=1M 2>/dev/null && echo snap-copied
+		lvm lvcreate -q -y -s -n snap -L 8M snapvg/root && lvm vgchange -q -an snapvg && sync
+		lvm lvs -a -o lv_name,segtype,origin snapvg
+		[ -e /dev/mapper/snapvg-root ] || echo layout-done-\$((6 * 7))
+		CMDS
+		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/snap.img" \
+			"$T/src-snap.img" || return 1
+		grep -q "^snap-copied" <(tr -d '\r' <"$T/helper.log") ||
+			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the origin LV"; return 1; }
+		rm -rf "$cache" && mkdir -p "$cache" &&
+		mv "$T/snap.img" "$T/helper.log" "$cache/" &&
+		touch "$cache/done" || return 1
+	fi
+	cp --sparse=always "$cache/snap.img" "$T/snap.img"
+}
+
+# lvm_meta_id IMG NAME: the id of the section NAME (a VG or an LV) in
+# the metadata text lvm wrote on IMG, dashes removed.
+lvm_meta_id() {
+	grep -a -m1 -A1 -P "(^|\\x00)\\Q$2\\E \\{\$" "$1" | sed -n 's/^id = "\(.*\)"$/\1/p' | tr -d -
+}
+
+# lvm_image: mkrescue -k for the stock kernel (its lvm, dm_mod), or
+# --storage for the patched one, with this build's rescue-init, in
+# $T/initrd.
 lvm_image() {
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" -o "$T/initrd" \
-		2>"$T/mkrescue.err" ||
-		{ fail "mkrescue -k $KVER failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+	stack_image "$T/initrd"
 }
 
 # lvm_boot APPEND DISK...: the layouts, the image, sums of the DISKs
@@ -132,7 +178,7 @@ lvm_boot() {
 	done
 	record_sums "${imgs[@]}"
 	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem "$(stack_mem)" \
 		--append "$append" "${args[@]}"
 }
 
@@ -156,8 +202,12 @@ expect_no_root() {
 # ---- one VG, one PV ---------------------------------------------------
 
 # root=/dev/VG/LV, a name lvm links itself: the VG is activated when its
-# one PV appears, and the LV (a dm-N) answers to that name.
+# one PV appears, and the LV (a dm-N) answers to that name.  On the
+# patched and the stock kernel.
 test_root_on_lv_by_dev_vg_lv() {
+	for_each_stack_kernel_and_newest root_on_lv_by_dev_vg_lv
+}
+root_on_lv_by_dev_vg_lv() {
 	lvm_boot "root=/dev/rescue-vg/root-lv" virtio-blk:lvm-root || return 1
 	expect_log "$T/console.log" \
 		"rescue: lvm: /dev/vda is PV $PV_ROOT of volume group rescue-vg \(UUID [A-Za-z0-9-]+\), 1 of 1 PVs there" \
@@ -191,6 +241,81 @@ test_root_on_lv_by_filesystem_uuid() {
 	expect_lv_root lvm-root
 }
 
+# ---- the fast path and what it leaves to lvm -------------------------
+
+# A VG of plain linear LVs is activated with no lvm run, from its
+# metadata by device-mapper ioctls, named as lvm names it: lvm itself
+# (lvs in the rescue shell) sees the LVs active, /dev/VG/LV links to
+# /dev/mapper/VG-LV as lvm links it without udev, and the root's shell after switch_root reads the
+# dm UUID LVM-<VG id><LV id> of the metadata.  On the patched and the
+# stock kernel.
+test_plain_vg_activated_without_lvm_as_lvm_names_it() {
+	for_each_stack_kernel plain_vg_activated_without_lvm
+}
+plain_vg_activated_without_lvm() {
+	local vgid lvid
+	make_lvm_disks && lvm_image || return 1
+	vgid=$(lvm_meta_id "$T/lvm-root.img" rescue-vg) &&
+	lvid=$(lvm_meta_id "$T/lvm-root.img" root-lv) &&
+	[ ${#vgid} = 32 ] && [ ${#lvid} = 32 ] ||
+		{ fail "no VG and LV ids in the metadata of $T/lvm-root.img"; return 1; }
+	record_sums "$T/lvm-root.img"
+	cat >"$T/steps" <<-STEPS
+	want \\(rescue\\) # 
+	send lvm lvs --noheadings -o lv_name,lv_attr rescue-vg
+	want root-lv +-wi-a
+	want \\(rescue\\) # 
+	send readlink /dev/rescue-vg/root-lv
+	want /dev/mapper/rescue--vg-root--lv
+	want \\(rescue\\) # 
+	send exit
+	want rescue: exec /bin/sh on /dev/dm-
+	send for d in /sys/block/dm-*; do echo "dm: \$(cat \$d/dm/name) \$(cat \$d/dm/uuid)"; done
+	want dm: rescue--vg-root--lv LVM-$vgid$lvid
+	send exec /sbin/init
+	want TEST RESULT: root
+	end
+	STEPS
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
+		--append "root=/dev/rescue-vg/root-lv rd.break=pre-pivot init=/bin/sh" \
+		--disk "virtio-blk:$T/lvm-root.img" ||
+		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+	expect_log "$T/console.log" \
+		"rescue: lvm: activating the LVs of rescue-vg \(volume group rescue-vg, UUID [A-Za-z0-9-]+, all its PVs there\) with device-mapper ioctls, no lvm run" \
+		"the fast path's line" &&
+	expect_no_log "$T/console.log" "lvm activates it" "a fall-back to lvm" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated$" \
+		"the three LVs activated" &&
+	expect_field "$T/console.log" root marker lvm-root &&
+	expect_exec_line /bin/sh '/dev/dm-[0-9]+' ext4 ro &&
+	expect_disks_unchanged
+}
+
+# An LV with a snapshot is not a plain table (lvm stacks the origin on a
+# -real layer): its VG goes to lvm, with the line why, and the root on
+# the origin boots.  On the patched and the stock kernel.
+test_lv_with_a_snapshot_falls_back_to_lvm() {
+	for_each_stack_kernel lv_with_a_snapshot_falls_back_to_lvm
+}
+lv_with_a_snapshot_falls_back_to_lvm() {
+	make_lvm_snap_disk && lvm_image || return 1
+	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
+		--append "root=/dev/snapvg/root" --disk "virtio-blk:$T/snap.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: volume group snapvg: lvm activates it: LV root is used by another LV$" \
+		"the line saying why lvm activates the VG" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: activating the LVs of snapvg \(volume group snapvg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
+		"lvm's activation" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group snapvg: 2 LVs activated$" \
+		"the origin and its snapshot activated" &&
+	expect_field "$T/console.log" root marker lvm-snap &&
+	expect_field "$T/console.log" root fs ext4 &&
+	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+}
+
 # ---- a VG over two disks, an incomplete one ---------------------------
 
 # The VG spans a virtio and an NVMe disk, its LV both: activated only
@@ -208,8 +333,13 @@ test_vg_spanning_two_disks() {
 }
 
 # One PV of the two absent: when the root wait ends, the VG is named
-# with the missing PV's UUID, in the log and in the device table.
+# with the missing PV's UUID, in the log and in the device table.  On
+# the patched and the stock kernel, and through dracut.
 test_incomplete_vg_names_the_missing_pv() {
+	STACK_KERNELS=${STACK_KERNELS:-patched stock dracut} \
+		for_each_stack_kernel incomplete_vg_names_the_missing_pv
+}
+incomplete_vg_names_the_missing_pv() {
 	lvm_boot "root=UUID=$SPAN_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
 		virtio-blk:span1 || return 1
 	expect_log "$T/console.log" \
@@ -230,7 +360,7 @@ test_rd_lvm_vg_leaves_the_decoy_vg_inactive() {
 	lvm_boot "root=UUID=$ROOT_UUID rd.lvm.vg=rescue-vg" \
 		virtio-blk:decoy virtio-blk:lvm-root || return 1
 	expect_log "$T/console.log" \
-		"rescue: lvm: /dev/vda left alone: its volume group decoyvg is not in rd.lvm.vg= or rd.lvm.lv=" \
+		"rescue: lvm: /dev/vd[ab] left alone: its volume group decoyvg is not in rd.lvm.vg= or rd.lvm.lv=" \
 		"the decoy VG left alone" &&
 	expect_no_log "$T/console.log" "activating .*decoyvg" "the decoy VG activated" &&
 	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated$" \
@@ -239,8 +369,11 @@ test_rd_lvm_vg_leaves_the_decoy_vg_inactive() {
 }
 
 # rd.lvm=0: the PV is left alone, the root not found, and the device
-# table shows the PV with its UUID.
+# table shows the PV with its UUID.  On the patched and the stock kernel.
 test_rd_lvm_0_leaves_the_pv_alone() {
+	for_each_stack_kernel rd_lvm_0_leaves_the_pv_alone
+}
+rd_lvm_0_leaves_the_pv_alone() {
 	lvm_boot "root=/dev/rescue-vg/root-lv rootwait=2 rd.lvm=0 rd.shell=0 rd.retry=1 panic=1" \
 		virtio-blk:lvm-root || return 1
 	expect_log "$T/console.log" "rescue: storage: lvm is off for this boot" \
@@ -298,8 +431,12 @@ test_strict_readonly_activates_read_only() {
 # LVM -> ext4.  The passphrase is typed on the serial console at the
 # LUKS layer's prompt; the PV inside appears as dm-0 and its VG is
 # activated from there.  PBKDF2 at 1000 iterations, the cheapest, so
-# that the key derivation does not dominate under TCG.
+# that the key derivation does not dominate under TCG.  On the patched
+# and the stock kernel.
 test_luks2_then_lvm_then_ext4() {
+	for_each_stack_kernel_and_newest luks2_then_lvm_then_ext4
+}
+luks2_then_lvm_then_ext4() {
 	local luks_uuid
 	make_lvm_disks && lvm_image || return 1
 	luks_uuid=$(blkid -p -s UUID -o value "$T/luks.img") && [ -n "$luks_uuid" ] ||
@@ -312,7 +449,7 @@ test_luks2_then_lvm_then_ext4() {
 	end
 	EOF
 	"$TOP/tests/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
 		--append "root=/dev/cryptvg/root" --disk "virtio-blk:$T/luks.img" ||
 		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
 	expect_log "$T/console.log" \
@@ -328,30 +465,26 @@ test_luks2_then_lvm_then_ext4() {
 
 # ---- dracut -----------------------------------------------------------
 
-# dracut --add "devtmpfs-rescue lvm" --no-hostonly (the modules rescue-init
+# The dracut image of tests/dracut-lib.sh (dracut --no-hostonly --add
+# "devtmpfs-rescue crypt lvm mdraid btrfs", the modules rescue-init
 # cannot stand in for omitted) on the stock kernel: the module accepts
-# dracut's lvm, ships lvm with its udev-less lvm.conf, and rescue-init
-# activates the VG of the root.  The image is cached on its inputs.
+# dracut's lvm, ships lvm with the lvm.conf of mkrescue (no udev, no
+# hints, no AIO, no D-Bus), and rescue-init activates the VG of the root.
 test_dracut_add_devtmpfs_rescue_lvm_boots_the_lv_root() {
-	local key cache img omit
+	local img
 	make_lvm_disks || return 1
-	omit=$(bash -c '. "$1" && devtmpfs_rescue_modules_in missing' _ \
-		"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh")
-	key=$({ echo "$KVER $omit"; cat "$RESCUE_INIT" "$TOP/rescue/mkrescue/modules.list" \
-		"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/lvm.cache/dracut-$key
-	img=$cache/lvm.img
-	if [ ! -e "$img" ]; then
-		rm -rf "$cache" && mkdir -p "$cache" || return 1
-		dracut_from_tree "$cache/dest" "$img.tmp" "$cache/dracut.log" --no-hostonly \
-			--add "devtmpfs-rescue lvm" --omit "$omit" || return 1
-		mv "$img.tmp" "$img" || return 1
-	fi
-	expect_log "$cache/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for:[^(]* lvm ' \
+	img=$(dracut_rescue_image) || return 1
+	expect_log "${img%/*}/dracut.log" 'devtmpfs-rescue: storage layers rescue-init stands in for:[^(]* lvm ' \
 		"the module saying rescue-init stands in for lvm" || return 1
-	lsinitrd -f etc/lvm/lvm.conf "$img" >"$T/lvm.conf" 2>/dev/null &&
-		grep -q 'udev_rules = 0' "$T/lvm.conf" ||
-		{ fail "the dracut image's lvm.conf does not turn udev off:" "$(cat "$T/lvm.conf")"; return 1; }
+	# the settings of mkrescue's lvm.conf, line for line (not its comment)
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" --storage -o "$T/mkrescue.img" 2>"$T/mkrescue.err" ||
+		{ fail "mkrescue --storage failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+	lsinitrd -f etc/lvm/lvm.conf "$T/mkrescue.img" | grep -v '^#' >"$T/lvm.conf.mkrescue"
+	lsinitrd -f etc/lvm/lvm.conf "$img" | grep -v '^#' >"$T/lvm.conf"
+	grep -q 'udev_rules = 0' "$T/lvm.conf.mkrescue" ||
+		{ fail "no lvm.conf in mkrescue's image:" "$(cat "$T/lvm.conf.mkrescue")"; return 1; }
+	diff -u "$T/lvm.conf.mkrescue" "$T/lvm.conf" >"$T/lvm.conf.diff" ||
+		{ fail "the dracut image's lvm.conf is not mkrescue's:" "$(cat "$T/lvm.conf.diff")"; return 1; }
 	record_sums "$T/lvm-root.img"
 	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
 		--kernel "/boot/vmlinuz-$KVER" --initrd "$img" --mem 1G \

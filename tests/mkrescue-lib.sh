@@ -24,11 +24,19 @@ mk() {
 	"$MKRESCUE" --init "$MK_INIT" "$@"
 }
 
-# "MODE UID GID PATH[ -> TARGET]" for each entry of an image, any format.
+# "MODE UID GID PATH[ -> TARGET]" for each entry of an image, any format,
+# as it is once the toolkit (rescue/lib/toolkit.h) is unpacked: its
+# entries among the others, its /bin/sh in place of the image's.
 list_image() {
-	bsdcpio -itvn <"$1" 2>/dev/null |
+	{
+		bsdcpio -itvn <"$1" 2>/dev/null
+		bsdtar -xOf "$1" etc/rescue-toolkit.cpio.xz 2>/dev/null |
+			bsdcpio -itvn 2>/dev/null
+	} |
 		awk '{ p = $9; for (i = 10; i <= NF; i++) p = p " " $i
-		       print $1, $3, $4, p }'
+		       if (!($9 in line)) order[++n] = $9
+		       line[$9] = $1 " " $3 " " $4 " " p }
+		     END { for (i = 1; i <= n; i++) print line[order[i]] }'
 }
 
 # The newc headers of an uncompressed image, one line per entry:

@@ -163,6 +163,10 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	# the rescue entry.  update-grub writes the menu in the booted root.
 	mkdir -p "$tree/boot/grub"
 	echo 'GRUB_CMDLINE_LINUX="console=ttyS0"' >"$tree/etc/default/grub"
+	# update-grub takes a minute under TCG: GRUB's own recovery entries
+	# are off, and so (below, once GRUB is installed) are the generators
+	# that have nothing to find here (Xen, other systems, firmware).
+	echo 'GRUB_DISABLE_RECOVERY=true' >>"$tree/etc/default/grub"
 	# initramfs-tools comes with the kernel; its image is not under test
 	# and takes minutes with every module: the modules listed (none),
 	# and no second run from its dpkg trigger.
@@ -171,6 +175,7 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	mkdir -p "$tree/etc/initramfs-tools"
 	echo update_initramfs=no >"$tree/etc/initramfs-tools/update-initramfs.conf"
 	root_dpkg_i "$tree" "$T/dpkg-b.log" $debs_b || return 1
+	chmod -x "$tree"/etc/grub.d/{20_linux_xen,30_os-prober,30_uefi-firmware} 2>/dev/null
 	[ -s "$tree/boot/rescue.img-$kver" ] ||
 		{ fail "installing linux-image-$kver wrote no /boot/rescue.img-$kver:" \
 			"$(grep -i rescue "$T/dpkg-b.log")"; return 1; }
@@ -234,17 +239,19 @@ EOF
 	debugfs -R "dump $initrd $T/entry-initrd" "$T/root.img" 2>/dev/null
 	[ -s "$T/entry-kernel" ] && [ -s "$T/entry-initrd" ] ||
 		{ fail "the entry's $kernel or $initrd is not in the root image"; return 1; }
+	# The entry's "rescue" reaches the root's systemd too: its rescue
+	# target's sulogin is where this boot ends (the first boot showed the
+	# root reaching multi-user with this same image).
 	printf '%s\n' "want $RESCUE_PROMPT" "send exit" \
 		'want Welcome to .*Debian GNU/Linux' \
-		'want Press Enter to continue' \
-		'send ' 'end' >"$T/steps"
+		'want Press Enter to continue' 'stop' >"$T/steps"
 	"$TOP/tests/vm-steps.exp" "$T/boot2.log" "$PACKAGE_TIMEOUT" "$T/steps" \
 		--kernel "$T/entry-kernel" --initrd "$T/entry-initrd" --mem 1G \
 		--append "$args" --disk "virtio-blk:$T/root.img" 2>"$T/steps.err" ||
 		{ fail "the rescue entry's boot: $(cat "$T/steps.err")"; show_log "$T/boot2.log" 40; return 1; }
 	expect_log "$T/boot2.log" 'rescue: starting the rescue shell' "rescue-init's shell" &&
-	expect_log "$T/boot2.log" 'rescue: exec /sbin/init on /dev/vda' "the boot going on after exit" &&
-	expect_field "$T/boot2.log" debian state running || return 1
+	expect_log "$T/boot2.log" 'rescue: exec /sbin/init on /dev/vda' "the boot going on after exit" ||
+		return 1
 
 	# The package's own scripts, then the kernel's removal.
 	chroot_mount "$tree" || return 1

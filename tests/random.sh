@@ -4,6 +4,10 @@
 # boot their root, together they cover every bus, partition table, root=
 # form and decoy, and a dirty root (an unreplayed journal) with and
 # without rescue.ro=strict, and a seed always builds the same bytes.
+# Lines "Ns" are stacked layouts (mklayout --stacked, on the stock
+# kernel): together they cover md (one degraded; metadata 1.2 and
+# 0.90), LUKS2 (a wrong passphrase first; alone too), LVM and btrfs,
+# and the nesting md -> LUKS -> LVM.
 # RANDOM_BOOT=kernel boots without rescue.img (the kernel's own root
 # mounting); RANDOM_JOBS=N boots N seeds at a time (default 2).
 
@@ -12,7 +16,13 @@ MKLAYOUT=${MKLAYOUT:-$BUILD/mklayout}
 MIN_FIXED_SEEDS=20
 
 fixed_seeds() {
-	sed 's/#.*//' "$SEED_LIST" | tr -s ' \t' '\n\n' | grep -E '^[0-9]+$'
+	sed 's/#.*//' "$SEED_LIST" | tr -s ' \t' '\n\n' | grep -E '^[0-9]+s?$'
+}
+
+# mklayout's arguments for a seed of the list: N, or Ns (stacked).
+seed_args() { # seed
+	echo --seed "${1%s}"
+	[ "$1" = "${1%s}" ] || echo --stacked
 }
 
 test_fixed_seeds_boot_their_root() {
@@ -37,14 +47,19 @@ test_fixed_seeds_cover_every_bus_table_and_root_form() {
 	local -A have=()
 	for seed in $(fixed_seeds); do
 		dir=$T/plan-$seed
-		"$MKLAYOUT" --seed "$seed" --out "$dir" --plan-only ||
-			{ fail "mklayout --seed $seed --plan-only failed"; return 1; }
+		"$MKLAYOUT" $(seed_args "$seed") --out "$dir" --plan-only ||
+			{ fail "mklayout $(seed_args "$seed" | paste -sd' ') --plan-only failed"; return 1; }
 		for want in $(sed -n 's/^\(buses\|tables\|decoys\)=//p' "$dir/expect" | tr ',' ' '); do
 			have[has:$want]=1
 		done
 		while IFS= read -r want; do
 			have[$want]=1
-		done < <(sed -n 's/^\(form\|root_bus\|root_table\|rootwait\|dirty\)=\(.*\)$/\1:\2/p' "$dir/expect")
+		done < <(sed -n 's/^\(form\|root_bus\|root_table\|rootwait\|dirty\|stack\|md\|degraded\|wrong_try\)=\(.*\)$/\1:\2/p' "$dir/expect")
+		# the layers of a stacked layout: md-luks-lvm is md, luks, lvm
+		for want in $(sed -n 's/^stack=//p' "$dir/expect" | tr '-' ' '); do
+			have[layer:$want]=1
+			have[stackform:$(sed -n 's/^form=//p' "$dir/expect")]=1
+		done
 		n=$((n + 1))
 	done
 	[ "$n" -ge "$MIN_FIXED_SEEDS" ] ||
@@ -55,7 +70,10 @@ test_fixed_seeds_cover_every_bus_table_and_root_form() {
 		form:{/dev/NAME,UUID,LABEL,PARTUUID,PARTUUID/PARTNROFF,PARTLABEL,MAJ:MIN,hex} \
 		has:{blank-disk,empty-partition,vfat,ext-without-init,impostor} \
 		has:{label-near,uuid-near,partlabel-is-root-label,partuuid-near} \
-		rootwait:{yes,no} dirty:{strict,written}; do
+		rootwait:{yes,no} dirty:{strict,written} \
+		layer:{md,luks,lvm,btrfs} stack:{md-luks-lvm,luks} md:{1.2,0.90} \
+		stackform:{/dev/mapper/NAME,/dev/md/NAME,/dev/mdN,UUID} \
+		degraded:yes wrong_try:yes; do
 		[ -n "${have[$want]:-}" ] || missing+=("$want")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
@@ -65,7 +83,9 @@ test_fixed_seeds_cover_every_bus_table_and_root_form() {
 	fi
 	note "$n seeds: every bus (and the root on each), table (and the root on each)," \
 		"root= form, decoy kind, with and without rootwait, a dirty root with and" \
-		"without rescue.ro=strict"
+		"without rescue.ro=strict; stacked: md (degraded; metadata 1.2 and 0.90)," \
+		"LUKS2 (a wrong try), LUKS2 alone, LVM, btrfs, md -> LUKS -> LVM, by" \
+		"/dev/mapper/NAME, /dev/md/NAME, /dev/mdN and UUID="
 }
 
 # Two runs a second apart in different directories (host ctimes and
@@ -73,7 +93,7 @@ test_fixed_seeds_cover_every_bus_table_and_root_form() {
 # is the fixed one with the most disks.
 test_same_seed_gives_identical_images() {
 	local seed best=0 disks f differ=0 images
-	for f in $(fixed_seeds); do
+	for f in $(fixed_seeds | grep -v 's$'); do
 		"$MKLAYOUT" --seed "$f" --out "$T/p$f" --plan-only || return 1
 		disks=$(sed -n 's/^disks=//p' "$T/p$f/expect")
 		[ "$disks" -gt "$best" ] && { best=$disks; seed=$f; }

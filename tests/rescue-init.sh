@@ -19,7 +19,11 @@ test_root_by_dev_name_on_virtio() {
 	boot "$T/initrd" "root=/dev/vdb1" \
 		--disk "virtio-blk:$T/decoy.img" --disk "virtio-blk:$T/root.img" || return 1
 	expect_root dev-name /dev/vdb1 ro &&
-	expect_field "$T/console.log" root init /sbin/init
+	expect_field "$T/console.log" root init /sbin/init &&
+	# A kernel with its drivers built in has no /lib/modules: not a
+	# warning on every boot.
+	expect_no_log "$T/console.log" 'rescue: unable to read /lib/modules' \
+		"a warning about the module indexes of a kernel without modules"
 }
 
 test_root_by_uuid_on_nvme_mounted_rw() {
@@ -93,14 +97,17 @@ test_root_by_partlabel_on_nvme() {
 	expect_root by-partlabel /dev/nvme1n1p2 ro
 }
 
-# virtio-blk is major 254 on this kernel: vdb1 is 254:17, hex fe11.
+# vdb1 is MAJOR:17, MAJOR virtio-blk's (tests/lib.sh virtio_blk_major:
+# 254, or 253 with md built in), and in hex MMmm (fe11 or fd11).
 test_root_by_maj_min_on_virtio() {
 	make_image "$T/initrd" || return 1
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
 	make_root_dir "$T/root" maj-min
 	make_gpt "$T/root.img" 24 root:$ROOT_PARTUUID:rest &&
 	put_ext4 "$T/root.img" 1 "$T/root" "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=254:17" \
+	local major
+	major=$(virtio_blk_major) || { fail "unable to read virtio-blk's major"; return 1; }
+	boot "$T/initrd" "root=$major:17" \
 		--disk "virtio-blk:$T/decoy.img" --disk "virtio-blk:$T/root.img" || return 1
 	expect_root maj-min /dev/vdb1 ro
 }
@@ -111,7 +118,9 @@ test_root_by_hex_devnum_on_virtio() {
 	make_root_dir "$T/root" hex
 	make_gpt "$T/root.img" 24 root:$ROOT_PARTUUID:rest &&
 	put_ext4 "$T/root.img" 1 "$T/root" "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=fe11" \
+	local major
+	major=$(virtio_blk_major) || { fail "unable to read virtio-blk's major"; return 1; }
+	boot "$T/initrd" "root=$(printf '%02x11' "$major")" \
 		--disk "virtio-blk:$T/decoy.img" --disk "virtio-blk:$T/root.img" || return 1
 	expect_root hex /dev/vdb1 ro
 }
@@ -482,6 +491,53 @@ stock_kernel_boots_default_and_hostonly_images() {
 		expect_field "$T/$mode.log" root dev /dev/vda || return 1
 		note "$kver $mode: image $(stat -c %s "$T/$mode.img") bytes, exec after $(exec_us "$T/$mode.log") us"
 	done
+}
+
+# mkrescue -k's default set matches far more devices than the boot
+# needs: serio_raw (QEMU's PS/2 AUX port), virtio_net (a NIC, no ip=).
+# Those wait until a person is asked something (rescue/init/coldplug.c):
+# the real root finds them not loaded, and a boot with "rescue" loads
+# them before its shell opens.
+test_stock_kernel_loads_only_what_the_boot_needs() {
+	for_each_stock_kernel stock_kernel_loads_only_what_the_boot_needs
+}
+
+stock_kernel_loads_only_what_the_boot_needs() {
+	local kver nic=(--qemu-arg -nic --qemu-arg user,model=virtio-net-pci)
+	kver=$(stock_kernel_version) || return 1
+	make_root_dir "$T/root" later
+	mv "$T/root/sbin/init" "$T/root/sbin/report-init"
+	cat >"$T/root/sbin/init" <<'EOF'
+#!/bin/sh
+n() { grep -c "^$1 " /proc/modules; }
+echo "TEST RESULT: mods serio_raw=$(n serio_raw) virtio_net=$(n virtio_net) virtio_blk=$(n virtio_blk)"
+exec /sbin/report-init "$@"
+EOF
+	chmod 0755 "$T/root/sbin/init"
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" -o "$T/rescue.img" \
+		>"$T/mkrescue.log" 2>&1 || { fail "mkrescue -k $kver failed"; return 1; }
+	VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/boot.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/rescue.img" --mem 1G --append "root=UUID=$ROOT_UUID" \
+		--disk "virtio-blk:$T/root.img" "${nic[@]}" || return 1
+	expect_field "$T/boot.log" root marker later &&
+	expect_field "$T/boot.log" mods virtio_blk 1 &&
+	expect_field "$T/boot.log" mods serio_raw 0 &&
+	expect_field "$T/boot.log" mods virtio_net 0 &&
+	expect_log "$T/boot.log" 'rescue: loaded [0-9]+ modules for [0-9]+ devices in [0-9]+ us, [1-9][0-9]* put off' \
+		"the coldplug line counting the modules put off" || return 1
+	note "$kver: $(tr -d '\r' <"$T/boot.log" | grep -o 'loaded [0-9]* modules for .*'), exec after $(exec_us "$T/boot.log") us"
+	cat >"$T/commands" <<'EOF'
+echo "TEST RESULT: shell serio_raw=$(grep -c '^serio_raw ' /proc/modules) virtio_net=$(grep -c '^virtio_net ' /proc/modules)"
+EOF
+	"$TOP/tests/vm-shell.exp" "$T/shell.log" "${STOCK_VM_TIMEOUT:-180}" "$SHELL_PROMPT" \
+		"$T/commands" --kernel "/boot/vmlinuz-$kver" --mem 1G --initrd "$T/rescue.img" \
+		--append "root=UUID=$ROOT_UUID rescue" --disk "virtio-blk:$T/root.img" "${nic[@]}" ||
+		{ show_log "$T/shell.log" 40; return 1; }
+	expect_log "$T/shell.log" 'rescue: loaded module serio_raw for the rescue shell' \
+		"serio_raw loaded before the shell, for it" &&
+	expect_field "$T/shell.log" shell serio_raw 1 &&
+	expect_field "$T/shell.log" shell virtio_net 1
 }
 
 # The root last among 16 virtio disks: rescue-init probes every one (a

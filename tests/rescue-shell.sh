@@ -26,7 +26,7 @@ test_missing_root_opens_shell() {
 		"the failure line" &&
 	expect_log "$log" '^\[ *[0-9.]+\] rescue: NAME +MAJ:MIN +SIZE +TYPE +UUID +LABEL +PARTUUID +PARTLABEL$' \
 		"the table header in the kernel log" &&
-	expect_log "$log" "rescue: vda +254:0 +8M +ext4 +$DECOY_UUID +decoy +- +-" \
+	expect_log "$log" "rescue: vda +$(virtio_blk_major):0 +8M +ext4 +$DECOY_UUID +decoy +- +-" \
 		"the decoy's row" &&
 	expect_log "$log" "rescue: nvme0n1p2 +259:2 +10M +- +- +- +$DECOY_PARTUUID +data" \
 		"a partition's row" &&
@@ -193,7 +193,7 @@ test_failed_exec_returns_to_the_initramfs() {
 		--append "root=/dev/vda" --disk "virtio-blk:$T/root.img" || return 1
 	expect_log "$T/console.log" '^\[ *[0-9.]+\] rescue: unable to start /sbin/init on /dev/vda \(ext4, ro\): No such file or directory \(its #! interpreter or ELF loader is missing\)$' \
 		"the exec failure line" &&
-	expect_log "$T/console.log" '^vda +254:0 +16M +ext4 ' "rescue-ls's answer" &&
+	expect_log "$T/console.log" "^vda +$(virtio_blk_major):0 +16M +ext4 " "rescue-ls's answer" &&
 	expect_field "$T/console.log" back init yes &&
 	expect_field "$T/console.log" back newroot bad-init &&
 	expect_field "$T/console.log" back proc yes &&

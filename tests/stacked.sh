@@ -1,17 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/stacked.sh: roots on storage layers rescue-init assembles itself
-# (md RAID1, multi-device btrfs), on the Debian stock kernel with an
-# image of mkrescue -k.  Every layout is written from userspace: the md
-# superblocks by perl (checksums as mdadm's super1.c and super0.c), the
+# (md RAID1 and RAID5, multi-device btrfs, md RAID1 -> LUKS2 -> LVM), on
+# the Debian stock kernel with an image of mkrescue -k, and a degraded
+# RAID1, a two-device btrfs in a subvolume and md RAID1 -> LUKS2 -> LVM
+# on the patched kernel too (tests/stacked-lib.sh); through the dracut
+# image of tests/dracut-lib.sh too.  The md superblocks are written from
+# userspace by perl (checksums as mdadm's super1.c and super0.c), the
 # filesystem at the data offset by mke2fs -E offset=, btrfs by
-# mkfs.btrfs on files; never with this machine's md, loop or dm.
+# mkfs.btrfs on files; what needs the kernel (filling a btrfs, LVM in
+# LUKS2) a helper VM makes; never with this machine's md, loop or dm.
 
 . "$TOP/tests/rescue-lib.sh"
+. "$TOP/tests/stacked-lib.sh"
+. "$TOP/tests/dracut-lib.sh"
 
 MD_UUID=5a1f3c2e-0b4d-4e5f-8a9b-0c1d2e3f4a5b
 MD_NAME=rescue:root
 BTRFS_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b6c
 STACKED_VM_TIMEOUT=${STACKED_VM_TIMEOUT:-240}
+# The LUKS2 -> LVM payloads (make_luks_lvm_payloads): the Debian layout
+# alone, and the one inside the md RAID1.
+DEB_LUKS_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b01
+DEB_ROOT_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b02
+MDL_LUKS_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b03
+MDL_ROOT_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b04
+PV_DEB=Rescue-PV00-0000-0000-0000-0010-debpv0
+PV_MDL=Rescue-PV00-0000-0000-0000-0011-mdlpv0
+STACK_PASS=stacked-pass-7
 
 # write_md_superblock IMG VERSION SLOT NDISKS UUID NAME MINOR [LEVEL
 # [EVENTS]]: a clean member superblock the kernel loads (1.2: events
@@ -144,20 +159,19 @@ make_md_raid5() {
 }
 
 # stacked_image OUT: mkrescue -k for the stock kernel, with raid1, raid456 and
-# btrfs, and this build's rescue-init.
+# btrfs (or --storage for the patched kernel), and this build's rescue-init.
 stacked_image() {
 	KVER=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --add-module raid1 --add-module raid456 \
-		--add-module btrfs -o "$1" 2>"$T/mkrescue.err" ||
-		{ fail "mkrescue -k $KVER failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+	stack_image "$1" --add-module raid1 --add-module raid456 --add-module btrfs
 }
 
-# stock_boot APPEND run-vm-args: the stock kernel and $T/initrd.
+# stock_boot APPEND run-vm-args: the stock kernel (or the patched one in
+# for_each_stack_kernel) and $T/initrd.
 stock_boot() {
 	local append=$1
 	shift
 	VM_TIMEOUT=$STACKED_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
 		--append "$append" "$@"
 }
 
@@ -224,8 +238,12 @@ test_md_raid1_090_root_by_uuid() {
 }
 
 # One member missing: when the root wait ends, the array starts degraded
-# with a warning naming the array and the missing slot.
+# with a warning naming the array and the missing slot; on the patched
+# and the stock kernel.
 test_md_raid1_degraded_starts_with_a_warning() {
+	for_each_stack_kernel_and_newest md_raid1_degraded_starts_with_a_warning
+}
+md_raid1_degraded_starts_with_a_warning() {
 	stacked_image "$T/initrd" || return 1
 	make_root_dir "$T/root" md-degraded
 	make_md_raid1 1.2 "$T/root" "$T/m0.img" "$T/m1.img" || return 1
@@ -308,8 +326,12 @@ test_md_raid5_too_few_members_is_reported() {
 	expect_disks_unchanged
 }
 
-# rd.md=0: the members are left alone and the root is not found.
+# rd.md=0: the members are left alone and the root is not found; on the
+# patched and the stock kernel.
 test_md_off_leaves_the_members_alone() {
+	for_each_stack_kernel md_off_leaves_the_members_alone
+}
+md_off_leaves_the_members_alone() {
 	md_raid1_boot 1.2 "root=UUID=$ROOT_UUID rootwait=2 rd.md=0 rd.shell=0 rd.retry=1 panic=1" || return 1
 	expect_log "$T/console.log" "rescue: storage: md is off for this boot" \
 		"the layer turned off" &&
@@ -417,8 +439,12 @@ test_btrfs_two_devices_root_by_uuid() {
 	expect_disks_unchanged
 }
 
-# rootflags=subvol= reaches the mount: the subvolume's init runs.
+# rootflags=subvol= reaches the mount: the subvolume's init runs; on the
+# patched and the stock kernel.
 test_btrfs_two_devices_root_in_a_subvolume() {
+	for_each_stack_kernel_and_newest btrfs_two_devices_root_in_a_subvolume
+}
+btrfs_two_devices_root_in_a_subvolume() {
 	btrfs_boot "root=UUID=$BTRFS_UUID rootflags=subvol=root" || return 1
 	expect_btrfs_root btrfs-subvol &&
 	expect_log "$T/console.log" 'TEST RESULT: root .*opts=[^ ]*subvol=/root' \
@@ -426,30 +452,163 @@ test_btrfs_two_devices_root_in_a_subvolume() {
 	expect_disks_unchanged
 }
 
+# ---- md RAID1 -> LUKS2 -> LVM ------------------------------------------
+
+# payload_helper_vm LOG CMDS DISK...: the stock kernel with an image of
+# mkrescue -k (its cryptsetup and lvm, dm_crypt) types CMDS into the
+# rescue shell, the DISKs on virtio-blk (vda, vdb, ...); rescue-init's
+# own layers are off, so that it opens and activates nothing itself.
+payload_helper_vm() {
+	local log=$1 cmds=$2 disk args=()
+	shift 2
+	for disk in "$@"; do
+		args+=(--disk "virtio-blk:$disk")
+	done
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --add-module dm_crypt \
+		-o "$T/helper.img" 2>"$T/helper.err" ||
+		{ fail "mkrescue for the helper VM failed:" "$(cat "$T/helper.err")"; return 1; }
+	"$TOP/tests/vm-shell.exp" "$log" "$STACKED_VM_TIMEOUT" "$SHELL_PROMPT" "$cmds" \
+		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/helper.img" --mem 512M \
+		--append "root=LABEL=no-such-root rootwait=1 rd.lvm=0 rd.luks=0 rd.md=0" "${args[@]}" ||
+		{ show_log "$log" 40; fail "the helper VM failed"; return 1; }
+	grep -q 'layout-done-42' "$log" ||
+		{ show_log "$log" 40; fail "the helper VM did not make the layout"; return 1; }
+}
+
+# make_luks_lvm_payloads: two 48 MiB LUKS2 containers (passphrase
+# $STACK_PASS, PBKDF2 at 1000 iterations: the boot is timed, not the key
+# derivation), each holding a PV, its VG and an LV "root" with an ext4
+# report root, as the Debian installer's "encrypted LVM":
+#   $T/deb.img  LUKS $DEB_LUKS_UUID, PV $PV_DEB, VG debvg (LVs root,
+#               swap), ext4 $DEB_ROOT_UUID, marker luks-lvm
+#   $T/mdl.img  LUKS $MDL_LUKS_UUID, PV $PV_MDL, VG mdvg (LV root),
+#               ext4 $MDL_ROOT_UUID, marker md-luks-lvm: the data area
+#               of the RAID1 of make_md_luks_lvm
+# LVM needs the kernel's dm: a helper VM makes them, once per recipe,
+# cached under $BUILD/tests/stacked.cache.
+make_luks_lvm_payloads() {
+	local key cache
+	KVER=$(stock_kernel_version) || return 1
+	key=$({ declare -f make_luks_lvm_payloads payload_helper_vm write_report_init
+		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
+		echo "$DEB_LUKS_UUID $DEB_ROOT_UUID $MDL_LUKS_UUID $MDL_ROOT_UUID"
+		echo "$PV_DEB $PV_MDL $STACK_PASS"; } | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/stacked.cache/luks-lvm-$key
+	if [ ! -e "$cache/done" ]; then
+		make_root_dir "$T/tree-deb" luks-lvm
+		make_ext4 "$T/tree-deb" "$T/src-deb.img" 24 "$DEB_ROOT_UUID" deb-root &&
+		make_root_dir "$T/tree-mdl" md-luks-lvm
+		make_ext4 "$T/tree-mdl" "$T/src-mdl.img" 24 "$MDL_ROOT_UUID" mdl-root || return 1
+		blank_disk "$T/deb.img" 48
+		blank_disk "$T/mdl.img" 48
+		# vda, vdb the containers; vdc, vdd the filesystems to copy
+		cat >"$T/helper.cmds" <<-CMDS
+		modprobe dm_mod; modprobe dm_crypt; export LVM_SUPPRESS_FD_WARNINGS=1
+		echo -n $STACK_PASS | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid $DEB_LUKS_UUID --key-file - /dev/vda
+		echo -n $STACK_PASS | cryptsetup open --key-file - /dev/vda c0 && lvm pvcreate -q --norestorefile -u $PV_DEB /dev/mapper/c0
+		lvm vgcreate -q debvg /dev/mapper/c0 && lvm lvcreate -q -y -n root -L 24M debvg && lvm lvcreate -q -y -n swap -L 4M debvg
+		dd if=/dev/vdc of=/dev/debvg/root bs=1M 2>/dev/null && echo deb-copied
+		echo -n $STACK_PASS | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid $MDL_LUKS_UUID --key-file - /dev/vdb
+		echo -n $STACK_PASS | cryptsetup open --key-file - /dev/vdb c1 && lvm pvcreate -q --norestorefile -u $PV_MDL /dev/mapper/c1
+		lvm vgcreate -q mdvg /dev/mapper/c1 && lvm lvcreate -q -y -n root -L 24M mdvg
+		dd if=/dev/vdd of=/dev/mdvg/root bs=1M 2>/dev/null && echo mdl-copied
+		lvm vgchange -q -an debvg mdvg && cryptsetup close c0 && cryptsetup close c1 && sync
+		lvm pvs -o pv_name,pv_uuid,vg_name; lvm lvs
+		[ -e /dev/mapper/c0 ] || [ -e /dev/mapper/c1 ] || echo layout-done-\$((6 * 7))
+		CMDS
+		payload_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/deb.img" "$T/mdl.img" \
+			"$T/src-deb.img" "$T/src-mdl.img" || return 1
+		grep -q '^deb-copied' <(tr -d '\r' <"$T/helper.log") &&
+		grep -q '^mdl-copied' <(tr -d '\r' <"$T/helper.log") ||
+			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the LVs"; return 1; }
+		rm -rf "$cache" && mkdir -p "$cache" &&
+		mv "$T/deb.img" "$T/mdl.img" "$T/helper.log" "$cache/" &&
+		touch "$cache/done" || return 1
+	fi
+	cp --sparse=always "$cache/deb.img" "$T/deb.img" &&
+	cp --sparse=always "$cache/mdl.img" "$T/mdl.img"
+}
+
+# make_md_luks_lvm M0 M1: a RAID1 (metadata 1.2, UUID $MD_UUID) of two
+# 49 MiB members whose data area (at 1 MiB) is $T/mdl.img: md RAID1 ->
+# LUKS2 -> LVM -> ext4.
+make_md_luks_lvm() {
+	local img slot=0
+	make_luks_lvm_payloads || return 1
+	for img in "$@"; do
+		blank_disk "$img" 49
+		dd if="$T/mdl.img" of="$img" bs=1M seek=1 conv=notrunc,sparse status=none &&
+		write_md_superblock "$img" 1.2 "$slot" 2 "$MD_UUID" "$MD_NAME" 0 || return 1
+		blkid -p "$img" | grep -q 'TYPE="linux_raid_member"' ||
+			{ fail "blkid does not see $img as an md member"; return 1; }
+		slot=$((slot + 1))
+	done
+}
+
+# The passphrase typed at the prompt naming DEV and the container.
+stacked_passphrase_steps() { # dev luks-uuid
+	cat >"$T/steps" <<-EOF
+	want Passphrase for $1 \\(LUKS UUID $2\\):
+	send $STACK_PASS
+	end
+	EOF
+}
+
+# stacked_steps KERNEL INITRD MEM APPEND run-vm-args: a boot that
+# follows $T/steps.
+stacked_steps() {
+	local kernel=$1 initrd=$2 mem=$3 append=$4
+	shift 4
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$STACKED_VM_TIMEOUT" "$T/steps" \
+		--kernel "$kernel" --initrd "$initrd" --mem "$mem" --append "$append" "$@" ||
+		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+}
+
+# What md RAID1 -> LUKS2 -> LVM shows: the array from both members, the
+# container on it opened, the PV inside, its VG, the root on the LV.
+expect_md_luks_lvm_root() {
+	expect_log "$T/console.log" \
+		"rescue: md: started md127 \(raid1, metadata 1.2, name $MD_NAME, UUID $MD_UUID\) from (vda nvme0n1|nvme0n1 vda), read-auto" \
+		"the array started from both members" &&
+	expect_log "$T/console.log" \
+		"rescue: luks: opened /dev/md127 \(LUKS2, UUID $MDL_LUKS_UUID\) as dm-0 \(/dev/mapper/luks-$MDL_LUKS_UUID\)$" \
+		"the container on the array opened" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: /dev/dm-0 is PV $PV_MDL of volume group mdvg \(UUID [A-Za-z0-9-]+\), 1 of 1 PVs there" \
+		"the PV inside the container" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group mdvg: 1 LVs activated$" \
+		"its LV activated" &&
+	expect_log "$T/console.log" "rescue: found root /dev/mdvg/root on /dev/dm-1" \
+		"the root found on the LV" &&
+	expect_no_log "$T/console.log" "$STACK_PASS" "the passphrase on the console" &&
+	expect_stacked_root md-luks-lvm /dev/dm-1
+}
+
+# md RAID1 -> LUKS2 -> LVM -> ext4, the layers each rescue-init's, on
+# the patched kernel (md, dm, dm-crypt built in) and the stock kernel
+# (mkrescue -k); the members on virtio and NVMe, the passphrase typed.
+test_md_raid1_luks2_lvm_root() {
+	for_each_stack_kernel_and_newest md_raid1_luks2_lvm_root
+}
+md_raid1_luks2_lvm_root() {
+	stacked_image "$T/initrd" &&
+	make_md_luks_lvm "$T/m0.img" "$T/m1.img" || return 1
+	record_sums "$T/m0.img" "$T/m1.img"
+	stacked_passphrase_steps /dev/md127 "$MDL_LUKS_UUID"
+	stacked_steps "$(stack_kernel)" "$T/initrd" 512M "root=/dev/mdvg/root" \
+		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
+	expect_md_luks_lvm_root &&
+	expect_disks_unchanged
+}
+
 # ---- the dracut path (issue 15) -----------------------------------------
 
-# dracut --add "devtmpfs-rescue mdraid btrfs" --no-hostonly for the stock
-# kernel, with this tree's module (mdraid and btrfs in state rescue-init:
-# their hooks never run, rescue-init assembles), the other layers of
-# dracut's default image omitted.  Cached on its inputs: a build takes a
-# minute or more.  The oldest stock kernel only: what differs on 6.12
-# (.ko.xz loading) is the mkrescue boots' and tests/dracut.sh's.
-stacked_dracut_image() { # out
-	local key cache setup=$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh
-	KVER=$(stock_kernel_version) || return 1
-	key=$({ echo "$KVER"; cat "$RESCUE_INIT" "$setup" "$TOP/rescue/mkrescue/modules.list" \
-		"$TOP/Makefile"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/stacked.cache/dracut-$key
-	if [ ! -e "$cache/done" ]; then
-		rm -rf "$cache" && mkdir -p "$cache" || return 1
-		dracut_from_tree "$cache/dest" "$cache/img" "$cache/dracut.log" --no-hostonly \
-			--add "devtmpfs-rescue mdraid btrfs" \
-			--omit "$(bash -c '. "$1" && devtmpfs_rescue_modules_in missing' _ "$setup")" ||
-			return 1
-		touch "$cache/done"
-	fi
-	cp "$cache/img" "$1"
-}
+# The tests below boot the dracut image of tests/dracut-lib.sh (dracut
+# --no-hostonly --add "devtmpfs-rescue crypt lvm mdraid btrfs", this
+# tree's module: their hooks never run, rescue-init assembles), linked
+# by link_dracut_rescue_image for the stock kernel of the run.  The
+# tests of the layers boot every stock kernel (6.12's modules are
+# .ko.xz); the rd.*=0 test, rescue-init's own choice, the oldest only.
 
 # dracut's image is larger than mkrescue's: 1 GiB to unpack it.
 dracut_stacked_boot() { # append run-vm-args
@@ -461,7 +620,7 @@ dracut_stacked_boot() { # append run-vm-args
 }
 
 test_dracut_md_raid1_root_by_uuid() {
-	stacked_dracut_image "$T/initrd" || return 1
+	link_dracut_rescue_image "$T/initrd" || return 1
 	make_root_dir "$T/root" md-1.2
 	make_md_raid1 1.2 "$T/root" "$T/m0.img" "$T/m1.img" || return 1
 	record_sums "$T/m0.img" "$T/m1.img"
@@ -475,13 +634,111 @@ test_dracut_md_raid1_root_by_uuid() {
 	expect_disks_unchanged
 }
 
-test_dracut_btrfs_two_devices_root_in_a_subvolume() {
-	stacked_dracut_image "$T/initrd" || return 1
+# One member missing, through dracut: rescue-init starts the array
+# degraded with the warning when the root wait ends; no mdadm runs.
+dracut_md_raid1_degraded_starts_with_a_warning() {
+	link_dracut_rescue_image "$T/initrd" || return 1
+	make_root_dir "$T/root" md-degraded
+	make_md_raid1 1.2 "$T/root" "$T/m0.img" "$T/m1.img" || return 1
+	record_sums "$T/m1.img"
+	dracut_stacked_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "nvme:$T/m1.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: md: md127 \(raid1, UUID $MD_UUID, name $MD_NAME\) starts degraded: 1 of 2 members, missing slot 0" \
+		"the warning naming the array and the missing slot" &&
+	expect_stacked_root md-degraded /dev/md127 &&
+	expect_no_log "$T/console.log" 'udevd|mdadm:' "udev or mdadm running" &&
+	expect_disks_unchanged
+}
+test_dracut_md_raid1_degraded_starts_with_a_warning() { for_each_stock_kernel dracut_md_raid1_degraded_starts_with_a_warning; }
+
+dracut_btrfs_two_devices_root_in_a_subvolume() {
+	link_dracut_rescue_image "$T/initrd" || return 1
 	make_btrfs_pair "$T/b1.img" "$T/b2.img" || return 1
 	record_sums "$T/b1.img" "$T/b2.img"
 	dracut_stacked_boot "root=UUID=$BTRFS_UUID rootflags=subvol=root" \
 		--disk "virtio-blk:$T/b1.img" --disk "nvme:$T/b2.img" || return 1
 	expect_btrfs_root btrfs-subvol &&
 	expect_no_log "$T/console.log" 'udevd' "udev running" &&
+	expect_disks_unchanged
+}
+test_dracut_btrfs_two_devices_root_in_a_subvolume() { for_each_stock_kernel dracut_btrfs_two_devices_root_in_a_subvolume; }
+
+# The Debian layout through dracut: LUKS2 -> LVM -> ext4, root= the
+# /dev/mapper name Debian's installer writes, the passphrase typed at
+# rescue-init's prompt (dracut's crypt and lvm hooks never run).
+dracut_luks2_lvm_root_passphrase_typed() {
+	link_dracut_rescue_image "$T/initrd" &&
+	make_luks_lvm_payloads || return 1
+	record_sums "$T/deb.img"
+	stacked_passphrase_steps /dev/vda "$DEB_LUKS_UUID"
+	stacked_steps "/boot/vmlinuz-$KVER" "$T/initrd" 1G "root=/dev/mapper/debvg-root" \
+		--disk "virtio-blk:$T/deb.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: luks: opened /dev/vda \(LUKS2, UUID $DEB_LUKS_UUID\) as dm-0 \(/dev/mapper/luks-$DEB_LUKS_UUID\)$" \
+		"the container opened" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: /dev/dm-0 is PV $PV_DEB of volume group debvg \(UUID [A-Za-z0-9-]+\), 1 of 1 PVs there" \
+		"the PV inside the container" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group debvg: 2 LVs activated$" \
+		"both LVs activated" &&
+	expect_log "$T/console.log" "rescue: found root /dev/mapper/debvg-root on /dev/dm-1" \
+		"the root found by its /dev/mapper name" &&
+	expect_no_log "$T/console.log" "$STACK_PASS" "the passphrase on the console" &&
+	expect_no_log "$T/console.log" 'udevd|udevadm|systemd\[1\]|systemd-cryptsetup|lvm_scan' \
+		"udev, systemd or dracut's hooks running" &&
+	expect_stacked_root luks-lvm /dev/dm-1 &&
+	expect_disks_unchanged
+}
+test_dracut_luks2_lvm_root_passphrase_typed() { for_each_stock_kernel dracut_luks2_lvm_root_passphrase_typed; }
+
+# md RAID1 -> LUKS2 -> LVM through dracut: mdraid, crypt and lvm in the
+# image, their hooks never run; rescue-init assembles all three.
+dracut_md_raid1_luks2_lvm_root() {
+	link_dracut_rescue_image "$T/initrd" &&
+	make_md_luks_lvm "$T/m0.img" "$T/m1.img" || return 1
+	record_sums "$T/m0.img" "$T/m1.img"
+	stacked_passphrase_steps /dev/md127 "$MDL_LUKS_UUID"
+	stacked_steps "/boot/vmlinuz-$KVER" "$T/initrd" 1G "root=/dev/mdvg/root" \
+		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
+	expect_md_luks_lvm_root &&
+	expect_no_log "$T/console.log" 'udevd|udevadm|systemd\[1\]|mdadm:|systemd-cryptsetup' \
+		"udev, systemd or mdadm running" &&
+	expect_disks_unchanged
+}
+test_dracut_md_raid1_luks2_lvm_root() { for_each_stock_kernel dracut_md_raid1_luks2_lvm_root; }
+
+# rd.md=0, rd.luks=0 and rd.lvm=0 through dracut (its modules' own
+# parameters, honoured by rescue-init): each layer off leaves its
+# members alone, says so, and the root is not found.  rd.lvm=0 on md
+# RAID1 -> LUKS2 -> LVM: the array starts, the container opens (the
+# passphrase typed), the PV inside is left alone.
+test_dracut_rd_md_luks_lvm_0_leave_the_members_alone() {
+	local fail_args="rootwait=2 rd.shell=0 rd.retry=1 panic=1"
+	link_dracut_rescue_image "$T/initrd" &&
+	make_md_luks_lvm "$T/m0.img" "$T/m1.img" || return 1
+	record_sums "$T/m0.img" "$T/m1.img" "$T/deb.img"
+	dracut_stacked_boot "root=/dev/mdvg/root rd.md=0 $fail_args" \
+		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
+	expect_log "$T/console.log" "rescue: storage: /dev/vda left alone: rd.md=0 turns md off" \
+		"rd.md=0: the member left alone" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root|rescue: md: started' "rd.md=0: an array or a boot" || return 1
+	mv "$T/console.log" "$T/console-md.log"
+	dracut_stacked_boot "root=/dev/mapper/debvg-root rd.luks=0 $fail_args" \
+		--disk "virtio-blk:$T/deb.img" || return 1
+	expect_log "$T/console.log" "rescue: storage: /dev/vda left alone: rd.luks=0 turns luks off" \
+		"rd.luks=0: the container left alone" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root|Passphrase for' "rd.luks=0: a prompt or a boot" || return 1
+	mv "$T/console.log" "$T/console-luks.log"
+	cat >"$T/steps" <<-EOF
+	want Passphrase for /dev/md127 \\(LUKS UUID $MDL_LUKS_UUID\\):
+	send $STACK_PASS
+	want rescue: storage: /dev/dm-0 left alone: rd.lvm=0 turns lvm off
+	end
+	EOF
+	stacked_steps "/boot/vmlinuz-$KVER" "$T/initrd" 1G "root=/dev/mdvg/root rd.lvm=0 $fail_args" \
+		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
+	expect_log "$T/console.log" "rescue: luks: opened /dev/md127 " "rd.lvm=0: the container opened" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root|rescue: lvm: volume group' \
+		"rd.lvm=0: an activation or a boot" &&
 	expect_disks_unchanged
 }

@@ -38,6 +38,10 @@ test_image_markers_and_unpack_line() { run_unit test_unpack; }
 test_ip_parameter_forms() { run_unit test_ipconf; }
 test_luks_key_specs() { run_unit test_lukskey; }
 test_lvm_report_lines_and_dm_names() { run_unit test_lvmreport; }
+test_lvm_on_disk_metadata() { run_unit test_lvmmeta; }
+test_mkrescue_hostonly_reads_sys_and_mounts() { run_unit test_hostonly; }
+test_coldplug_boot_set_rule() { run_unit test_coldplug; }
+test_toolkit_cpio_reader() { run_unit test_newc; }
 
 # A unit test that is built but never run proves nothing: every
 # tests/unit/test_*.c must have its run_unit line above.

@@ -30,7 +30,7 @@ devtmpfs_rescue_layers() {
 # module       state        blkid TYPE of members      tool
 mdraid         rescue-init  linux_raid_member          mdadm
 btrfs          rescue-init  btrfs                      btrfs
-crypt          missing      crypto_LUKS                cryptsetup
+crypt          rescue-init  crypto_LUKS                cryptsetup
 lvm            rescue-init  LVM2_member                lvm
 dmraid         missing      -                          -
 multipath      missing      -                          -
@@ -57,18 +57,23 @@ devtmpfs_rescue_modules_in() {
         awk -v s="$1" '$1 !~ /^#/ && $2 == s { printf "%s%s", n++ ? " " : "", $1 }'
 }
 
-# No udev under rescue-init: the tools' configuration says so, as
-# mkrescue's does (rescue/mkrescue/storage.c, mkrescue(8)).
+# No udev under rescue-init: the tools' configuration says so, the
+# same settings as mkrescue's (rescue/mkrescue/storage.c, mkrescue(8)):
+# for lvm also no hints file (it would be left in /run/lvm for the
+# root), synchronous reads (lvm falls back from AIO with a warning on
+# a kernel without it) and no D-Bus notification (there is no bus).
 devtmpfs_rescue_conf() { # tool
     case $1 in
         lvm)
             mkdir -p "$initdir/etc/lvm"
             printf '%s\n' '# /etc/lvm/lvm.conf of devtmpfs-rescue: no udev, no daemons.' \
                 'devices {' '	obtain_device_list_from_udev = 0' \
-                '	external_device_info_source = "none"' '	use_devicesfile = 0' '}' \
+                '	external_device_info_source = "none"' '	use_devicesfile = 0' \
+                '	hints = "none"' '}' \
                 'activation {' '	udev_sync = 0' '	udev_rules = 0' \
                 '	verify_udev_operations = 0' '	monitoring = 0' '}' \
-                'global {' '	use_lvmpolld = 0' '}' >"$initdir/etc/lvm/lvm.conf"
+                'global {' '	use_lvmpolld = 0' '	use_aio = 0' '	notify_dbus = 0' '}' \
+                >"$initdir/etc/lvm/lvm.conf"
             ;;
         mdadm)
             mkdir -p "$initdir/etc/mdadm"
@@ -149,6 +154,64 @@ devtmpfs_rescue_ssh_install() {
         echo 'root:x:0:0:root:/root:/bin/sh' >>"$initdir/etc/passwd"
 }
 
+# What only dracut's own /init, systemd, udevd and plymouth run, relative
+# to $initdir: rescue-init runs none of it.  The libraries that only
+# these need go with them: dracut resolves the libraries of what is
+# left at the end (DRACUT_RESOLVE_LAZY).  99fs-lib and 99shutdown sort
+# after this module and add their few kilobytes afterwards.
+devtmpfs_rescue_unused() {
+    local d
+    for d in "$systemdutildir" "$systemdsystemunitdir" "$systemdsystemconfdir" \
+        "$udevdir" /etc/systemd /etc/udev /etc/initrd-release \
+        /usr/lib/initrd-release /etc/conf.d/systemd.conf \
+        /usr/lib/tmpfiles.d /usr/lib/sysctl.d /usr/lib/modprobe.d/systemd.conf \
+        /lib/dracut/hooks /usr/lib/dracut/hooks /lib/dracut/need-initqueue \
+        /usr/lib/dracut/need-initqueue /usr/lib/dracut/dracut-util \
+        /usr/lib/dracut-lib.sh /usr/lib/dracut-dev-lib.sh /lib/dracut-lib.sh \
+        /lib/dracut-dev-lib.sh /lib/dracut-crypt-lib.sh /etc/plymouth \
+        /usr/share/plymouth /init.dracut /sbin/init /usr/sbin/init; do
+        [[ $d ]] && echo "$d"
+    done
+    # their programs, wherever the modules put them
+    for d in systemctl journalctl loginctl udevadm 'systemd-*' \
+        'dracut-*' initqueue loginit rdsosreport insmodpost.sh lvm_scan \
+        mdraid_start mdraid-cleanup cryptroot-ask probe-keydev \
+        crypt-run-generator plymouth plymouthd; do
+        echo "/usr/bin/$d"
+        echo "/usr/sbin/$d"
+        echo "/bin/$d"
+        echo "/sbin/$d"
+    done
+    # the systemd libraries that only systemd's programs link or load
+    echo '/usr/lib/*/systemd'
+    echo '/usr/lib/*/libnss_systemd.so*'
+    echo '/usr/lib/*/plymouth'
+}
+
+# Removes what devtmpfs_rescue_unused names.  reboot, poweroff and halt
+# are links to systemctl on a systemd host: busybox's (busybox-static,
+# which the package depends on) signal PID 1, which rescue-init honours.
+# vi is busybox's too: vim.basic and its libraries are 4 MB.
+devtmpfs_rescue_prune() {
+    local before after p cmd
+    before=$(find "$initdir" | wc -l)
+    while read -r p; do
+        # shellcheck disable=SC2086
+        rm -rf "$initdir"$p
+    done < <(devtmpfs_rescue_unused)
+    if [[ -x /bin/busybox ]]; then
+        inst_simple /bin/busybox /usr/bin/busybox
+        for cmd in reboot poweroff halt; do
+            rm -f "$initdir/usr/sbin/$cmd" "$initdir/sbin/$cmd"
+            ln_r /usr/bin/busybox "/usr/sbin/$cmd"
+        done
+        rm -rf "$initdir/usr/bin/vi" "$initdir/usr/bin/vim.basic" "$initdir/etc/alternatives/vi"
+        ln_r /usr/bin/busybox /usr/bin/vi
+    fi
+    after=$(find "$initdir" | wc -l)
+    dinfo "devtmpfs-rescue: left out what rescue-init never runs (systemd, udevd and its rules, dracut's hooks and /init, plymouth): $((before - after)) files; devtmpfs_rescue_keep_dracut=yes in dracut.conf keeps them"
+}
+
 # called by dracut: only used when asked for (--add devtmpfs-rescue)
 check() {
     return 255
@@ -170,11 +233,51 @@ installkernel() {
         dfatal "devtmpfs-rescue: unable to read the module list $list: set DEVTMPFS_RESCUE_MODULE_LIST or run make install"
         return 1
     fi
-    # A directory of the list (kernel/drivers/ata/) is instmods' =drivers/ata.
-    mods=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
-        -e 's|^[[:space:]]*kernel/\(.*\)/[[:space:]]*$|=\1|' "$list")
+    mods=$(devtmpfs_rescue_kmods "$list")
     # shellcheck disable=SC2086
     instmods $mods
+    # Network filesystems (of dracut's =fs): no root on them under
+    # rescue-init (nfs and cifs are not layers yet), and without
+    # dropbear_acl= the image has no network.  Nothing else needs them.
+    if [[ ! ${dropbear_acl:-} && ${devtmpfs_rescue_keep_dracut:-} != yes ]]; then
+        rm -rf "$initdir/lib/modules/$kernel/kernel/fs/"{smb,ceph,9p}
+    fi
+}
+
+# The list's entries as instmods takes them: a directory of the list
+# (kernel/drivers/ata/) is =drivers/ata.  The network drivers
+# (kernel/drivers/net/, found by name in modules.dep) only for rescue
+# over SSH (dropbear_acl=): ip= is useless to a dracut image without it,
+# and the NICs are 8 MB of modules.
+devtmpfs_rescue_kmods() { # list
+    sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" |
+        awk -v net="${dropbear_acl:+yes}" -v dep="$srcmods/modules.dep" '
+            BEGIN {
+                while ((getline line < dep) > 0) {
+                    p = substr(line, 1, index(line, ":") - 1)
+                    n = p
+                    sub(/.*\//, "", n)
+                    sub(/\..*/, "", n)
+                    gsub(/-/, "_", n)
+                    path[n] = p
+                }
+            }
+            {
+                e = $1
+                if (e ~ /\/$/) {
+                    if (net == "" && e ~ /^kernel\/drivers\/net\//)
+                        next
+                    sub(/^kernel\//, "=", e)
+                    sub(/\/$/, "", e)
+                    print e
+                    next
+                }
+                n = e
+                gsub(/-/, "_", n)
+                if (net == "" && path[n] ~ /^kernel\/drivers\/net\//)
+                    next
+                print e
+            }'
 }
 
 # called by dracut
@@ -217,7 +320,13 @@ install() {
     inst_multiple -o sh ls cat mount umount dmesg blkid lsblk fdisk sfdisk \
         e2fsck fsck less vi grep sed reboot poweroff
 
-    dinfo "devtmpfs-rescue: /init is rescue-init from $rescue_init${previous:+; the previous /init ($previous) is kept as /init.dracut}"
+    if [[ ${devtmpfs_rescue_keep_dracut:-} == yes ]]; then
+        dinfo "devtmpfs-rescue: /init is rescue-init from $rescue_init${previous:+; the previous /init ($previous) is kept as /init.dracut}"
+    else
+        dinfo "devtmpfs-rescue: /init is rescue-init from $rescue_init"
+        devtmpfs_rescue_prune
+        return 0
+    fi
     if dracut_module_included systemd; then
         dinfo "devtmpfs-rescue: systemd is in the image but does not run in the initramfs: no systemd-udevd, no udevadm trigger, no initrd units; rescue-init loads drivers by modalias and execs the root's init itself"
     else

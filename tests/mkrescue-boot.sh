@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/mkrescue-boot.sh: images of mkrescue -k booted on Debian's stock
+# kernels, for what only a modular kernel shows: how rescue-init loads
+# the drivers of the devices there are.
+
+. "$TOP/tests/rescue-lib.sh"
+
+# A device's driver and the root's filesystem load with the kernel's
+# "async_probe" (modload.c): finit_module() returns before the probe
+# ends (libata's resets sleep), and the next load overlaps it.  The root
+# disk comes later as a uevent and is still found.  Not virtio's drivers:
+# the order of their probes names vda and vdb.  MODULE.async_probe=0
+# on the command line comes after it and turns it off.  ata_piix is the
+# QEMU PC's IDE controller: a module on both kernels.
+test_stock_kernel_drivers_probe_asynchronously() {
+	for_each_stock_kernel stock_kernel_drivers_probe_asynchronously
+}
+
+stock_kernel_drivers_probe_asynchronously() {
+	local kver took='rescue: module %s took [0-9]+ us, options %s$'
+	kver=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" -o "$T/rescue.img" \
+		2>"$T/mkrescue.err" || { fail "mkrescue -k $kver:" "$(cat "$T/mkrescue.err")"; return 1; }
+	make_root_dir "$T/root" async
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/rescue.img" --mem 512M \
+		--append "root=UUID=$ROOT_UUID rescue.debug ata_generic.async_probe=0" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	# shellcheck disable=SC2059
+	expect_log "$T/console.log" "$(printf "$took" ata_piix async_probe)" \
+		"ata_piix loaded with async_probe" &&
+	expect_log "$T/console.log" 'rescue: module virtio_blk took [0-9]+ us$' \
+		"virtio_blk without async_probe (its probe order names vda, vdb)" &&
+	expect_log "$T/console.log" "$(printf "$took" ext4 async_probe)" \
+		"the root's filesystem with async_probe" &&
+	expect_log "$T/console.log" "$(printf "$took" ata_generic 'async_probe async_probe=0')" \
+		"ata_generic.async_probe=0 after rescue-init's async_probe" &&
+	expect_no_log "$T/console.log" "unknown parameter 'async_probe'|Invalid argument" \
+		"a module refusing the parameter" &&
+	expect_field "$T/console.log" root marker async &&
+	expect_exec_line /sbin/init /dev/vda ext4 ro || return 1
+	note "$kver: $(tr -d '\r' <"$T/console.log" |
+		sed -n 's/.*rescue: module \(ata_piix\|ext4\) took \([0-9]*\) us.*/\1 \2 us/p' |
+		paste -sd' ')"
+}
