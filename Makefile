@@ -74,6 +74,8 @@ TEST_GROUPS += package
 TEST_GROUPS += luks
 # Roots on LVM2 logical volumes that rescue-init activates (tests/lvm.sh).
 TEST_GROUPS += lvm
+# tests/run itself (tests/runner.sh).
+TEST_GROUPS += runner
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.  The other
 # bases build while the other groups run (tests/run, TESTS_BACKGROUND):
