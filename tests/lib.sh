@@ -34,8 +34,11 @@ fail() {
 }
 
 # The value of key K in the guest's "TEST RESULT: CASE k=v ..." line.
+# A kernel line printed while the guest wrote its result can land on the
+# same console line ("mounted=yes[    1.32] clocksource: ..."): from the
+# first printk stamp after "TEST RESULT:" on, the line is the kernel's.
 result_field() { # log case key
-	tr -d '\r' <"$1" | sed -n "s/^.*TEST RESULT: $2 .*\\b$3=\\([^ ]*\\).*$/\\1/p" | tail -n1
+	tr -d '\r' <"$1" | sed -n "/TEST RESULT: $2 /{s/\(TEST RESULT: [^[]*\)\[ *[0-9][0-9]*\.[0-9][0-9]*\].*$/\\1/; s/^.*TEST RESULT: $2 .*\\b$3=\\([^ ]*\\).*$/\\1/p}" | tail -n1
 }
 
 # Print the last lines of a guest log, indented, after a failure.
