@@ -96,7 +96,7 @@ include rescue/lib/lib.mk rescue/init/init.mk rescue/mkrescue/mkrescue.mk
 include $(sort $(wildcard qemu/*.mk tests/*.mk tests/*/*.mk))
 
 # Installs whatever of DEPS_PACKAGES is missing; a no-op otherwise.
-# Without their Recommends: those came to 266 more packages (a mail
+# Without their Recommends: those came to 264 more packages (a mail
 # server, ImageMagick, GStreamer, fonts) that nothing here runs, and to
 # half the install time of a fresh machine.  apt-get keeps none of the
 # .deb files it downloaded, two kernel source tarballs among them, so
