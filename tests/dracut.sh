@@ -121,7 +121,9 @@ dracut_status() { # dest out log [dracut options]
 	dracutbasedir=$dest.dracutbase \
 		DEVTMPFS_RESCUE_INIT=$dest/usr/lib/devtmpfs-rescue/rescue-init \
 		DEVTMPFS_RESCUE_MODULE_LIST=$dest/usr/share/devtmpfs-rescue/modules.list \
-		dracut --force --kver "$kver" "$@" "$out" >"$log" 2>&1
+		dracut --force --kver "$kver" \
+		${DRACUT_TEST_COMPRESS:+--compress "$DRACUT_TEST_COMPRESS"} \
+		"$@" "$out" >"$log" 2>&1
 	echo $?
 }
 
