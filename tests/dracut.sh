@@ -110,20 +110,10 @@ test_keep_dracut_keeps_systemd_and_dracut_init() {
 # dracut with the module, installed into DEST, not failing the test on
 # dracut's failure: prints dracut's status.
 dracut_status() { # dest out log [dracut options]
-	local dest=$1 out=$2 log=$3 kver status
+	local dest=$1 out=$2 log=$3 kver
 	shift 3
-	kver=$(stock_kernel_version) || return 1
-	if [ ! -e "$dest/usr/sbin/mkrescue" ]; then
-		make -s -C "$TOP" install DESTDIR="$dest" PREFIX=/usr >"$dest.install.log" 2>&1 ||
-			{ fail "make install failed:" "$(tail -5 "$dest.install.log")"; return 1; }
-	fi
-	dracut_overlay "$dest" "$dest.dracutbase"
-	dracutbasedir=$dest.dracutbase \
-		DEVTMPFS_RESCUE_INIT=$dest/usr/lib/devtmpfs-rescue/rescue-init \
-		DEVTMPFS_RESCUE_MODULE_LIST=$dest/usr/share/devtmpfs-rescue/modules.list \
-		dracut --force --kver "$kver" \
-		${DRACUT_TEST_COMPRESS:+--compress "$DRACUT_TEST_COMPRESS"} \
-		"$@" "$out" >"$log" 2>&1
+	kver=$(stock_kernel_version) && dracut_install_tree "$dest" || return 1
+	dracut_in_tree "$kver" "$dest" "$out" "$log" "$@"
 	echo $?
 }
 
@@ -154,8 +144,6 @@ test_build_fails_naming_modules_rescue_init_cannot_stand_in_for() {
 # tools and mdadm's no-udev config.
 test_layer_marked_supported_installs_its_tool() {
 	local status omit
-	make -s -C "$TOP" install DESTDIR="$T/dest" PREFIX=/usr >"$T/install.log" 2>&1 ||
-		{ fail "make install failed"; return 1; }
 	omit=$(dracut_refused_modules)
 	status=$(dracut_status "$T/dest" "$T/img" "$T/dracut.log" --no-hostonly \
 		--no-kernel --no-compress --add "devtmpfs-rescue mdraid btrfs" --omit "$omit") ||

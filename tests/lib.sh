@@ -249,14 +249,11 @@ dracut_overlay() { # dest overlay
 # A caller's --no-compress still wins (dracut prefers it to --compress).
 DRACUT_TEST_COMPRESS="zstd -q -3 -T0"
 
-# dracut_from_tree DEST OUT LOG [dracut options]: run dracut for the stock
-# kernel with this tree's module, installed once by make install into the
-# scratch DEST (never into the system), and rescue-init and the module
-# list taken from there, as a user of a build tree would.
-dracut_from_tree() {
-	local dest=$1 out=$2 log=$3 kver
-	shift 3
-	kver=$(stock_kernel_version) || return 1
+# dracut_install_tree DEST: this tree installed once by make install into
+# the scratch DEST (never into the system), and the dracut base
+# directory DEST.dracutbase that holds its module.
+dracut_install_tree() { # dest
+	local dest=$1
 	if [ ! -e "$dest/.installed" ]; then
 		rm -rf "$dest"
 		mkdir -p "$dest"
@@ -265,12 +262,29 @@ dracut_from_tree() {
 		touch "$dest/.installed"
 	fi
 	dracut_overlay "$dest" "$dest.dracutbase"
+}
+
+# dracut_in_tree KVER DEST OUT LOG [dracut options]: dracut for KVER with
+# the module, rescue-init and module list that DEST holds, as a user of a
+# build tree would run it; its output in LOG, its status returned.
+dracut_in_tree() { # kver dest out log [dracut options]
+	local kver=$1 dest=$2 out=$3 log=$4
+	shift 4
 	dracutbasedir=$dest.dracutbase \
 		DEVTMPFS_RESCUE_INIT=$dest/usr/lib/devtmpfs-rescue/rescue-init \
 		DEVTMPFS_RESCUE_MODULE_LIST=$dest/usr/share/devtmpfs-rescue/modules.list \
 		dracut --force --kver "$kver" \
 		${DRACUT_TEST_COMPRESS:+--compress "$DRACUT_TEST_COMPRESS"} \
-		"$@" "$out" >"$log" 2>&1 ||
+		"$@" "$out" >"$log" 2>&1
+}
+
+# dracut_from_tree DEST OUT LOG [dracut options]: dracut for the stock
+# kernel with this tree installed into DEST; a failure fails the test.
+dracut_from_tree() {
+	local dest=$1 out=$2 log=$3 kver
+	shift 3
+	kver=$(stock_kernel_version) && dracut_install_tree "$dest" || return 1
+	dracut_in_tree "$kver" "$dest" "$out" "$log" "$@" ||
 		{ fail "dracut $* failed:" "$(tail -5 "$log")"; return 1; }
 }
 
