@@ -11,7 +11,8 @@
 # disk comes later as a uevent and is still found.  Not virtio's drivers:
 # the order of their probes names vda and vdb.  MODULE.async_probe=0
 # on the command line comes after it and turns it off.  ata_piix is the
-# QEMU PC's IDE controller: a module on both kernels.
+# QEMU PC's IDE controller, a module on both kernels: the root is there,
+# so that it loads (once the root is not on the virtio disk, coldplug.c).
 test_stock_kernel_drivers_probe_asynchronously() {
 	for_each_stock_kernel stock_kernel_drivers_probe_asynchronously
 }
@@ -23,10 +24,11 @@ stock_kernel_drivers_probe_asynchronously() {
 		2>"$T/mkrescue.err" || { fail "mkrescue -k $kver:" "$(cat "$T/mkrescue.err")"; return 1; }
 	make_root_dir "$T/root" async
 	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy || return 1
 	VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
 		--initrd "$T/rescue.img" --mem 512M \
 		--append "root=UUID=$ROOT_UUID rescue.debug ata_generic.async_probe=0" \
-		--disk "virtio-blk:$T/root.img" || return 1
+		--disk "virtio-blk:$T/decoy.img" --disk "ide:$T/root.img" || return 1
 	# shellcheck disable=SC2059
 	expect_log "$T/console.log" "$(printf "$took" ata_piix async_probe)" \
 		"ata_piix loaded with async_probe" &&
@@ -39,7 +41,7 @@ stock_kernel_drivers_probe_asynchronously() {
 	expect_no_log "$T/console.log" "unknown parameter 'async_probe'|Invalid argument" \
 		"a module refusing the parameter" &&
 	expect_field "$T/console.log" root marker async &&
-	expect_exec_line /sbin/init /dev/vda ext4 ro || return 1
+	expect_exec_line /sbin/init /dev/sda ext4 ro || return 1
 	note "$kver: $(tr -d '\r' <"$T/console.log" |
 		sed -n 's/.*rescue: module \(ata_piix\|ext4\) took \([0-9]*\) us.*/\1 \2 us/p' |
 		paste -sd' ')"

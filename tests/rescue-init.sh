@@ -497,7 +497,8 @@ stock_kernel_boots_default_and_hostonly_images() {
 # needs: serio_raw (QEMU's PS/2 AUX port), virtio_net (a NIC, no ip=).
 # Those wait until a person is asked something (rescue/init/coldplug.c):
 # the real root finds them not loaded, and a boot with "rescue" loads
-# them before its shell opens.
+# them before its shell opens.  ata_piix (the PC's IDE controller, no
+# disk on it) waits too: the root was found without it.
 test_stock_kernel_loads_only_what_the_boot_needs() {
 	for_each_stock_kernel stock_kernel_loads_only_what_the_boot_needs
 }
@@ -510,7 +511,7 @@ stock_kernel_loads_only_what_the_boot_needs() {
 	cat >"$T/root/sbin/init" <<'EOF'
 #!/bin/sh
 n() { grep -c "^$1 " /proc/modules; }
-echo "TEST RESULT: mods serio_raw=$(n serio_raw) virtio_net=$(n virtio_net) virtio_blk=$(n virtio_blk)"
+echo "TEST RESULT: mods serio_raw=$(n serio_raw) virtio_net=$(n virtio_net) virtio_blk=$(n virtio_blk) ata_piix=$(n ata_piix)"
 exec /sbin/report-init "$@"
 EOF
 	chmod 0755 "$T/root/sbin/init"
@@ -524,11 +525,15 @@ EOF
 	expect_field "$T/boot.log" mods virtio_blk 1 &&
 	expect_field "$T/boot.log" mods serio_raw 0 &&
 	expect_field "$T/boot.log" mods virtio_net 0 &&
-	expect_log "$T/boot.log" 'rescue: loaded [0-9]+ modules for [0-9]+ devices in [0-9]+ us, [1-9][0-9]* put off' \
-		"the coldplug line counting the modules put off" || return 1
+	expect_field "$T/boot.log" mods ata_piix 0 &&
+	expect_log "$T/boot.log" 'rescue: loaded [0-9]+ modules for [0-9]+ devices in [0-9]+ us, [1-9][0-9]* put off until a shell or passphrase needs them, [1-9][0-9]* legacy disk drivers until the root is not found without them' \
+		"the coldplug line counting the modules put off" &&
+	expect_no_log "$T/boot.log" 'rescue: loaded [0-9]+ legacy disk driver modules' \
+		"the legacy IDE drivers loaded though the root was found" || return 1
 	note "$kver: $(tr -d '\r' <"$T/boot.log" | grep -o 'loaded [0-9]* modules for .*'), exec after $(exec_us "$T/boot.log") us"
 	cat >"$T/commands" <<'EOF'
-echo "TEST RESULT: shell serio_raw=$(grep -c '^serio_raw ' /proc/modules) virtio_net=$(grep -c '^virtio_net ' /proc/modules)"
+n() { grep -c "^$1 " /proc/modules; }
+echo "TEST RESULT: shell serio_raw=$(n serio_raw) virtio_net=$(n virtio_net) ata_piix=$(n ata_piix)"
 EOF
 	"$TOP/tests/vm-shell.exp" "$T/shell.log" "${STOCK_VM_TIMEOUT:-180}" "$SHELL_PROMPT" \
 		"$T/commands" --kernel "/boot/vmlinuz-$kver" --mem 1G --initrd "$T/rescue.img" \
@@ -537,7 +542,37 @@ EOF
 	expect_log "$T/shell.log" 'rescue: loaded module serio_raw for the rescue shell' \
 		"serio_raw loaded before the shell, for it" &&
 	expect_field "$T/shell.log" shell serio_raw 1 &&
-	expect_field "$T/shell.log" shell virtio_net 1
+	expect_field "$T/shell.log" shell virtio_net 1 &&
+	expect_field "$T/shell.log" shell ata_piix 1
+}
+
+# A root on the PC's own IDE controller (QEMU's PIIX, as an old PC or an
+# ICH SATA port in IDE mode): its drivers were put off (coldplug.c), and
+# load at once when the root is not among the devices the other drivers
+# made, without a wait first.  A virtio decoy disk, another UUID, is
+# what the boot drivers find.
+test_stock_kernel_finds_a_root_on_legacy_ide() {
+	for_each_stock_kernel stock_kernel_finds_a_root_on_legacy_ide
+}
+
+stock_kernel_finds_a_root_on_legacy_ide() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	make_root_dir "$T/root" ide
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" -o "$T/rescue.img" \
+		>"$T/mkrescue.log" 2>&1 || { fail "mkrescue -k $kver failed"; return 1; }
+	VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/boot.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/rescue.img" --mem 1G --append "root=UUID=$ROOT_UUID" \
+		--disk "virtio-blk:$T/decoy.img" --disk "ide:$T/root.img" || return 1
+	expect_log "$T/boot.log" 'rescue: loaded [1-9][0-9]* legacy disk driver modules put off until the root was not found without them' \
+		"the legacy IDE drivers loaded once the root was missing" &&
+	expect_log "$T/boot.log" 'rescue: loaded module ata_piix for the root was not found without them' \
+		"ata_piix among them" &&
+	expect_field "$T/boot.log" root marker ide &&
+	expect_field "$T/boot.log" root dev /dev/sda || return 1
+	note "$kver: $(tr -d '\r' <"$T/boot.log" | grep -o 'root UUID=[^ ]* appeared after [0-9]* us of waiting'), exec after $(exec_us "$T/boot.log") us"
 }
 
 # The root last among 16 virtio disks: rescue-init probes every one (a

@@ -19,6 +19,9 @@
  *    the controller with delays (68 ms of the module loads of dracut's
  *    image under QEMU, whose PC has one), and no root is on a floppy
  *    unless root= names /dev/fd*;
+ *  - and last resort the legacy IDE/PATA drivers (ata_piix, ata_generic,
+ *    pata_*; LEGACY_FILES below): they load only when the root is not
+ *    among the devices the others made (rootfind.c), see there;
  *  - now too: modules outside kernel/ (updates/, extra/: DKMS and
  *    vendor drivers), which we cannot place: better a load too many
  *    than a root that never appears;
@@ -52,7 +55,22 @@ static const char *const later_files[] = {
 	"block/floppy.ko",
 };
 
-static bool net_wanted, floppy_root;
+/*
+ * Below kernel/drivers/ too: the legacy IDE and PATA controllers.  Every
+ * PC chipset before AHCI has one, and so has QEMU's i440fx PC, always.
+ * ata_piix's probe resets each port (libata sleeps 100 ms and more per
+ * reset) and, probed asynchronously, takes the one CPU from the loads
+ * after it: under TCG virtio_pci_legacy_dev took 176 ms beside it and
+ * 3.6 ms without it.  A root behind them (a PATA disk, an ICH SATA port
+ * in IDE mode, QEMU's -hda) is still found: rootfind.c loads them as
+ * soon as the root is not among the devices of the queued uevents,
+ * before it waits for more.
+ */
+static const char *const legacy_files[] = {
+	"ata/ata_generic.ko", "ata/ata_piix.ko", "ata/pata_",
+};
+
+static bool net_wanted, floppy_root, legacy_wanted;
 
 static bool below(const char *path, const char *dir)
 {
@@ -67,6 +85,7 @@ void coldplug_init(const struct cmdline *c)
 	size_t i, n = cmdline_get_all(c, "ip", ip, 16);
 
 	floppy_root = root && !strncmp(root, "/dev/fd", 7);
+	legacy_wanted = false;
 	net_wanted = cmdline_flag(c, "rd.neednet", false);
 	for (i = 0; i < n && i < 16; i++)
 		if (strcmp(ip[i], "off") && strcmp(ip[i], "none"))
@@ -87,6 +106,9 @@ enum modclass coldplug_class(const char *path)
 		    i < sizeof(later_files) / sizeof(later_files[0]); i++)
 		if (!strncmp(path, later_files[i], strlen(later_files[i])))
 			return MODCLASS_LATER;
+	for (i = 0; i < sizeof(legacy_files) / sizeof(legacy_files[0]); i++)
+		if (!strncmp(path, legacy_files[i], strlen(legacy_files[i])))
+			return MODCLASS_LEGACY;
 	for (i = 0; i < sizeof(boot_dirs) / sizeof(boot_dirs[0]); i++)
 		if (below(path, boot_dirs[i]))
 			return MODCLASS_BOOT;
@@ -102,9 +124,17 @@ bool coldplug_now(const char *path)
 		return true;
 	case MODCLASS_NET:
 		return net_wanted;
+	case MODCLASS_LEGACY:
+		return legacy_wanted;
 	default:
 		return false;
 	}
+}
+
+/* From now on the legacy IDE/PATA drivers load as their devices come. */
+void coldplug_want_legacy(void)
+{
+	legacy_wanted = true;
 }
 
 /*

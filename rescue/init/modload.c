@@ -333,6 +333,34 @@ void modload_rest(const char *why)
 			 (unsigned long long)(log_now_us() - t0));
 }
 
+/*
+ * The root is not among the devices the boot drivers made: the legacy
+ * IDE/PATA drivers put off so far (coldplug.c), with async_probe as any
+ * device's driver; their disks come as uevents.  How many loaded.
+ */
+unsigned modload_legacy(const char *why)
+{
+	uint64_t t0 = log_now_us();
+	unsigned before = modules_loaded;
+	size_t i;
+
+	if (!modules_active || load_all)
+		return 0;
+	coldplug_want_legacy();
+	for (i = 0; i < modules.nmods; i++)
+		if (put_off[i] && coldplug_class(modules.mods[i].path) ==
+				  MODCLASS_LEGACY) {
+			put_off[i] = false;
+			load_module(&modules, i, load_one, &modload_async,
+				    why, 0);
+		}
+	if (modules_loaded != before)
+		log_info("loaded %u legacy disk driver modules put off until "
+			 "%s in %llu us", modules_loaded - before, why,
+			 (unsigned long long)(log_now_us() - t0));
+	return modules_loaded - before;
+}
+
 struct request_ctx {
 	int err;		/* the first module that failed */
 };
@@ -468,7 +496,7 @@ void modload_coldplug(void)
 {
 	struct aliases a = { 0 };
 	uint64_t t0 = log_now_us();
-	unsigned before = modules_loaded, later = 0;
+	unsigned before = modules_loaded, later = 0, legacy = 0;
 	size_t i;
 	int fd;
 
@@ -487,12 +515,17 @@ void modload_coldplug(void)
 	free(a.v);
 	for (i = 0; put_off && i < modules.nmods; i++)
 		if (put_off[i]) {
-			later++;
+			if (coldplug_class(modules.mods[i].path) ==
+			    MODCLASS_LEGACY)
+				legacy++;
+			else
+				later++;
 			log_debug("module %s put off: %s", modules.mods[i].name,
 				  modules.mods[i].path);
 		}
 	log_info("loaded %u modules for %zu devices in %llu us, %u put off "
-		 "until a shell or passphrase needs them",
+		 "until a shell or passphrase needs them, %u legacy disk "
+		 "drivers until the root is not found without them",
 		 modules_loaded - before, a.n,
-		 (unsigned long long)(log_now_us() - t0), later);
+		 (unsigned long long)(log_now_us() - t0), later, legacy);
 }

@@ -185,10 +185,13 @@ int modload_order(struct modindex *ix, const char *name_or_alias,
 		  modload_fn *fn, void *ctx);
 
 /* coldplug.c: which device drivers load before the root is found */
-enum modclass { MODCLASS_BOOT, MODCLASS_NET, MODCLASS_LATER };
+enum modclass {
+	MODCLASS_BOOT, MODCLASS_NET, MODCLASS_LEGACY, MODCLASS_LATER
+};
 void coldplug_init(const struct cmdline *c);
 enum modclass coldplug_class(const char *path);
 bool coldplug_now(const char *path);
+void coldplug_want_legacy(void);
 /* Whether the module may load with async_probe (modload.c). */
 bool coldplug_async(const char *path);
 
@@ -198,6 +201,7 @@ void modload_coldplug(void);
 void modload_alias(const char *modalias);
 void modload_device(const char *modalias);
 void modload_rest(const char *why);
+unsigned modload_legacy(const char *why);
 void modload_fs(const char *fstype);
 void modload_filesystems(void (*fn)(const char *name));
 bool modload_active(void);

@@ -220,6 +220,16 @@ int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 	probe_and_offer(l, needs);
 	events(l, ufd, 0, spec, needs, log_now_us());	/* already queued */
 	err = rootspec_match(spec, l->dev, l->n, &res->index, &res->other);
+	/*
+	 * Not among what the boot drivers made (yet: an async probe may
+	 * still be on its way): the legacy IDE/PATA drivers now, not after
+	 * a wait (coldplug.c).  Their disks come as uevents; a boot that
+	 * loaded no module before them waits for those as any other.
+	 */
+	if ((err == -ENODEV || err == -ENXIO) &&
+	    modload_legacy("the root was not found without them") > 0 &&
+	    wait_s == 0)
+		wait_s = MODULES_WAIT_S;
 	if ((err == -ENODEV || err == -ENXIO) && wait_s > 0 && ufd >= 0) {
 		start = log_now_us();
 		events(l, ufd, wait_s == ROOTFIND_FOREVER ? UINT64_MAX :

@@ -26,7 +26,8 @@ static void storage_loads_now(void **state)
 {
 	(void)state;
 	init_with("root=/dev/vda");
-	assert_true(coldplug_now("kernel/drivers/ata/ata_piix.ko"));
+	assert_true(coldplug_now("kernel/drivers/ata/ahci.ko"));
+	assert_true(coldplug_now("kernel/drivers/ata/sata_nv.ko.xz"));
 	assert_true(coldplug_now("kernel/drivers/block/virtio_blk.ko.xz"));
 	assert_true(coldplug_now("kernel/drivers/virtio/virtio_pci.ko"));
 	assert_true(coldplug_now("kernel/drivers/nvme/host/nvme.ko"));
@@ -63,6 +64,38 @@ static void floppy_waits(void **state)
 	assert_true(coldplug_now("kernel/drivers/block/loop.ko"));
 	init_with("root=/dev/fd0");
 	assert_true(coldplug_now("kernel/drivers/block/floppy.ko"));
+}
+
+/*
+ * The legacy IDE/PATA drivers wait until the root is not found without
+ * them; AHCI and the SATA controllers' drivers do not.
+ */
+static void legacy_ide_waits_for_a_missing_root(void **state)
+{
+	static const char *const legacy[] = {
+		"kernel/drivers/ata/ata_piix.ko",
+		"kernel/drivers/ata/ata_generic.ko.xz",
+		"kernel/drivers/ata/pata_acpi.ko",
+		"kernel/drivers/ata/pata_jmicron.ko.zst",
+	};
+	size_t i;
+
+	(void)state;
+	init_with("root=/dev/sda1");
+	for (i = 0; i < sizeof(legacy) / sizeof(legacy[0]); i++) {
+		assert_int_equal(coldplug_class(legacy[i]), MODCLASS_LEGACY);
+		assert_false(coldplug_now(legacy[i]));
+	}
+	assert_int_equal(coldplug_class("kernel/drivers/ata/libata.ko"),
+			 MODCLASS_BOOT);
+	assert_int_equal(coldplug_class("kernel/drivers/ata/ahci.ko"),
+			 MODCLASS_BOOT);
+	coldplug_want_legacy();
+	for (i = 0; i < sizeof(legacy) / sizeof(legacy[0]); i++)
+		assert_true(coldplug_now(legacy[i]));
+	assert_false(coldplug_now("kernel/drivers/input/serio/serio_raw.ko"));
+	init_with("root=/dev/sda1");	/* a new boot starts without them */
+	assert_false(coldplug_now("kernel/drivers/ata/ata_piix.ko"));
 }
 
 /* async_probe but where the probe order names the disks (vda, vdb). */
@@ -109,6 +142,7 @@ int main(void)
 		cmocka_unit_test(storage_loads_now),
 		cmocka_unit_test(others_wait),
 		cmocka_unit_test(floppy_waits),
+		cmocka_unit_test(legacy_ide_waits_for_a_missing_root),
 		cmocka_unit_test(async_but_where_probes_name_disks),
 		cmocka_unit_test(outside_kernel_loads_now),
 		cmocka_unit_test(nics_with_ip),
