@@ -29,7 +29,8 @@ PARSER_newc      = init/newc.c
 # depmod's files: one parser (rescue/lib/modindex.c) for both programs.
 PARSER_modindex  = lib/modindex.c lib/readfile.c
 # rescue-init's load order over it.
-PARSER_modload   = init/modload.c init/coldplug.c init/log.c $(PARSER_cmdline) \
+PARSER_modload   = init/modload.c init/coldplug.c init/modcpu.c init/log.c \
+		   $(PARSER_cmdline) \
 		   $(PARSER_modindex)
 # mkrescue's layer over it: shipping, pruning, the module list.
 PARSER_moddb     = mkrescue/moddb.c mkrescue/prune.c mkrescue/buf.c \

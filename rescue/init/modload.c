@@ -24,15 +24,36 @@ static char moddir[PATH_MAX - 256];
 static bool modules_active;
 static unsigned modules_loaded;
 static bool *put_off;		/* per module: a device wants it, later */
+static bool *not_this_cpu;	/* per module: for CPU features not here */
 static bool load_all;		/* after modload_rest(): nothing put off */
 
 /* /proc/filesystems: a few KB. */
 #define PROC_MAX	(1u << 20)
+#define CPU_MODALIAS	"/sys/devices/system/cpu/modalias"
 #define SOFTDEP_DEPTH_MAX	16
 
 static int read_file(const char *path, char **out)
 {
 	return readfile_alloc(path, PROC_MAX, out, NULL);
+}
+
+/* Which modules are for CPU features this CPU lacks (modcpu.c). */
+static void mark_cpu_modules(void)
+{
+	char *cpu = NULL, *nl;
+
+	not_this_cpu = calloc(modules.nmods ? modules.nmods : 1,
+			      sizeof(*not_this_cpu));
+	if (!not_this_cpu || readfile_alloc(CPU_MODALIAS, PROC_MAX, &cpu,
+					    NULL) || !cpu) {
+		free(cpu);
+		return;		/* nothing known: nothing skipped */
+	}
+	nl = strchr(cpu, '\n');
+	if (nl)
+		*nl = '\0';
+	modcpu_mark(&modules, cpu, not_this_cpu);
+	free(cpu);
 }
 
 /*
@@ -70,6 +91,7 @@ int modload_init(const struct cmdline *c)
 	put_off = calloc(modules.nmods ? modules.nmods : 1, sizeof(*put_off));
 	if (!put_off)
 		load_all = true;	/* no room to remember: load now */
+	mark_cpu_modules();
 	modules_active = true;
 	log_debug("%zu modules, %zu aliases, %zu builtin in %s",
 		  modules.nmods, modules.naliases, modules.nbuiltin, moddir);
@@ -245,6 +267,13 @@ static int load_alias(void *ctx, size_t mod)
 {
 	struct load_ctx *c = ctx;
 
+	/* One of several for an alias, made for another CPU (modcpu.c). */
+	if (c->ix == &modules && not_this_cpu && not_this_cpu[mod] &&
+	    c->ix->mods[mod].state == MOD_NEW) {
+		log_debug("module %s skipped for %s: made for CPU features "
+			  "this CPU lacks", c->ix->mods[mod].name, c->reason);
+		return 0;
+	}
 	c->n += load_module(c->ix, mod, c->fn, c->ctx, c->reason, c->depth);
 	return 0;
 }

@@ -195,6 +195,13 @@ void coldplug_want_legacy(void);
 /* Whether the module may load with async_probe (modload.c). */
 bool coldplug_async(const char *path);
 
+/*
+ * modcpu.c: UNUSABLE[i] (IX's nmods entries) for each module whose cpu:
+ * aliases all miss CPU_MODALIAS (/sys/devices/system/cpu/modalias).
+ */
+void modcpu_mark(const struct modindex *ix, const char *cpu_modalias,
+		 bool *unusable);
+
 /* modload.c */
 int modload_init(const struct cmdline *c);
 void modload_coldplug(void);

@@ -354,6 +354,38 @@ static void survives_random_indexes(void **state)
 	}
 }
 
+/*
+ * modcpu.c: crc32c_intel's one cpu: alias asks for feature 0094 (SSE4.2);
+ * on a CPU without it the module is marked, on one with it not, and a
+ * module without cpu: aliases never is.
+ */
+static void cpu_feature_modules_for_other_cpus(void **state)
+{
+	static const char lacking[] =
+		"cpu:type:x86,ven0002fam000Fmod006B:feature:,0000,0001,0093,00C0";
+	static const char having[] =
+		"cpu:type:x86,ven0000fam0006mod003A:feature:,0000,0093,0094,00C0";
+	bool unusable[64];
+	ssize_t intel = modindex_find(&ix, "crc32c_intel");
+	ssize_t generic = modindex_find(&ix, "crc32c_generic");
+	ssize_t ext4 = modindex_find(&ix, "ext4");
+
+	(void)state;
+	assert_true(ix.nmods <= 64);
+	assert_true(intel >= 0 && generic >= 0 && ext4 >= 0);
+	modcpu_mark(&ix, lacking, unusable);
+	assert_true(unusable[intel]);
+	assert_false(unusable[generic]);
+	assert_false(unusable[ext4]);
+	modcpu_mark(&ix, having, unusable);
+	assert_false(unusable[intel]);
+	/* No CPU modalias to compare (not readable, another format). */
+	modcpu_mark(&ix, NULL, unusable);
+	assert_false(unusable[intel]);
+	modcpu_mark(&ix, "acpi:PNP0A03:", unusable);
+	assert_false(unusable[intel]);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -368,6 +400,7 @@ int main(void)
 		T(unknown_names_are_enoent),
 		T(failed_modules_are_not_retried),
 		T(cycles_and_missing_deps_end),
+		T(cpu_feature_modules_for_other_cpus),
 		cmocka_unit_test(empty_indexes),
 		cmocka_unit_test(kmod_rules),
 		cmocka_unit_test(survives_random_indexes),
