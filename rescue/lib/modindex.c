@@ -90,13 +90,13 @@ bool modindex_normalize_alias(const char *alias, char *out, size_t size)
 	return !in_class;
 }
 
+/* Its own allocation, the size of the name: thousands of them. */
 static char *name_of(const char *path)
 {
-	char *name = malloc(NAME_MAX_LEN);
+	char name[NAME_MAX_LEN];
 
-	if (name)
-		modindex_name(path, name, NAME_MAX_LEN);
-	return name;
+	modindex_name(path, name, sizeof(name));
+	return strdup(name);
 }
 
 /* The next line of *P, NUL-terminated and without leading blanks. */
@@ -286,10 +286,19 @@ static int parse_dep(struct modindex *ix, char *buf)
 	return err;
 }
 
+/*
+ * rescue-init parses this at every boot with modules, tens of thousands
+ * of lines on a distribution kernel: a pattern that normalizes to itself
+ * (most: '-' is rare outside fs- and crypto- names) is not copied, and
+ * depmod writes a module's aliases one after the other, so the module
+ * of the line before is tried before a search.
+ */
 static int parse_alias(struct modindex *ix, char *buf, struct modalias **array,
 		       size_t *count)
 {
 	char *line, *w[3], norm[NAME_MAX_LEN];
+	const char *last_module = NULL;
+	size_t last_mod = SIZE_MAX;
 	struct modalias *a;
 	ssize_t k;
 
@@ -302,16 +311,28 @@ static int parse_alias(struct modindex *ix, char *buf, struct modalias **array,
 		*a = (struct modalias){ .pattern = w[1], .module = w[2],
 					.mod = SIZE_MAX };
 		if (modindex_normalize_alias(w[1], norm, sizeof(norm))) {
-			a->norm = strdup(norm);
+			a->norm = strcmp(norm, w[1]) ? strdup(norm) : w[1];
 			if (!a->norm)
 				return -ENOMEM;
 			a->literal = strcspn(a->norm, "*?[\\");
 		}
-		k = array == &ix->aliases ? modindex_find(ix, w[2]) : -1;
-		if (k >= 0)
-			a->mod = (size_t)k;
+		if (array != &ix->aliases)
+			continue;
+		if (!last_module || strcmp(last_module, w[2])) {
+			k = modindex_find(ix, w[2]);
+			last_module = w[2];
+			last_mod = k >= 0 ? (size_t)k : SIZE_MAX;
+		}
+		a->mod = last_mod;
 	}
 	return 0;
+}
+
+/* A norm of its own, not the pattern's text in the file (parse_alias()). */
+static void free_norm(struct modalias *a)
+{
+	if (a->norm != a->pattern)
+		free(a->norm);
 }
 
 static int parse_softdep(struct modindex *ix, char *buf)
@@ -480,9 +501,9 @@ void modindex_free(struct modindex *ix)
 		free(ix->mods[i].deps);
 	}
 	for (i = 0; i < ix->naliases; i++)
-		free(ix->aliases[i].norm);
+		free_norm(&ix->aliases[i]);
 	for (i = 0; i < ix->nbaliases; i++)
-		free(ix->baliases[i].norm);
+		free_norm(&ix->baliases[i]);
 	for (i = 0; i < ix->nsoftdeps; i++) {
 		free(ix->softdeps[i].pre);
 		free(ix->softdeps[i].post);

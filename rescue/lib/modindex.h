@@ -31,7 +31,8 @@ struct module {
 
 struct modalias {
 	const char *pattern;	/* as written */
-	char *norm;		/* normalized; NULL: unmatched bracket */
+	char *norm;		/* normalized (pattern itself if the same); NULL:
+				 * unmatched bracket */
 	const char *module;	/* as written */
 	size_t mod;		/* index of module, or SIZE_MAX */
 	size_t literal;		/* length of norm before any wildcard */
