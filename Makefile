@@ -92,7 +92,8 @@ all: kernel image
 
 # The C parts: what both programs share first, then rescue-init,
 # mkrescue, the layout generator, the unit tests, fuzzers and lint.
-include rescue/lib/lib.mk rescue/init/init.mk rescue/mkrescue/mkrescue.mk
+include rescue/lib/lib.mk rescue/musl/musl.mk rescue/init/init.mk \
+	rescue/mkrescue/mkrescue.mk
 include $(sort $(wildcard qemu/*.mk tests/*.mk tests/*/*.mk))
 
 # Installs whatever of DEPS_PACKAGES is missing; a no-op otherwise.

@@ -8,7 +8,7 @@ PARSERS_MK := 1
 PARSER_cmdline   = init/cmdline.c lib/readfile.c
 PARSER_rootspec  = init/rootspec.c
 PARSER_uevent    = init/uevent.c
-PARSER_mounts    = init/mounts.c init/log.c lib/readfile.c
+PARSER_mounts    = init/mounts.c init/log.c init/errtext.c lib/readfile.c
 PARSER_devtable  = init/devtable.c
 PARSER_blkdev    = init/blkdev.c
 # md member superblocks (storage-md.c reads them).
@@ -30,6 +30,7 @@ PARSER_newc      = init/newc.c
 PARSER_modindex  = lib/modindex.c lib/readfile.c
 # rescue-init's load order over it.
 PARSER_modload   = init/modload.c init/coldplug.c init/modcpu.c init/log.c \
+		   init/errtext.c \
 		   $(PARSER_cmdline) \
 		   $(PARSER_modindex)
 # mkrescue's layer over it: shipping, pruning, the module list.

@@ -52,7 +52,7 @@ static int dm_ioctl(int fd, unsigned long cmd, struct dm_ioctl *io)
 		return 0;
 	err = -errno;
 	log_warn("dm: %s of %s failed: %s", cmd_name(cmd), io->name,
-		 strerror(-err));
+		 errtext(-err));
 	return err;
 }
 
@@ -101,7 +101,7 @@ int dmtable_create(const char *name, const char *uuid, bool ro,
 	if (fd < 0) {
 		err = -errno;
 		log_warn("dm: unable to open %s for %s: %s", DM_CONTROL, name,
-			 strerror(-err));
+			 errtext(-err));
 		return err;
 	}
 	dm_header(&io, sizeof(io), name);

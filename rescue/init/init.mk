@@ -5,17 +5,36 @@
 
 # ---- settings ---------------------------------------------------------
 RESCUE_INIT     = $(BUILD)/rescue-init
-RESCUE_OBJDIR   = $(BUILD)/obj/rescue-init
+RESCUE_OBJDIR   = $(BUILD)/obj/rescue-init-$(RESCUE_LIBC)
 RESCUE_SRCS     = $(sort $(wildcard rescue/init/*.c))
 RESCUE_OBJS     = $(RESCUE_SRCS:rescue/init/%.c=$(RESCUE_OBJDIR)/%.o) \
 		  $(RESCUE_LIB_SRCS:rescue/lib/%.c=$(RESCUE_OBJDIR)/lib/%.o)
-BLKID_CFLAGS   := $(shell pkg-config --cflags blkid)
-BLKID_LIBS     := $(shell pkg-config --static --libs blkid)
-# The toolkit's decompressor (toolkit.c): liblzma.a's decoder objects.
-LZMA_LIBS      := $(shell pkg-config --static --libs liblzma)
 DEPS_PACKAGES  += liblzma-dev
-RESCUE_CFLAGS   = -std=gnu11 $(CFLAGS) $(WARNINGS) -Irescue/lib $(BLKID_CFLAGS)
-RESCUE_LDFLAGS  = -static -s
+# The unit tests and fuzzers build rescue-init's sources with the host's
+# glibc and libblkid, whichever libc rescue-init links.
+BLKID_CFLAGS   := $(shell pkg-config --cflags blkid)
+# The libc and where libblkid and liblzma (the toolkit's decompressor,
+# toolkit.c) come from: rescue/musl/musl.mk.
+ifeq ($(RESCUE_LIBC),musl)
+RESCUE_CC       = musl-gcc
+# musl-gcc sees musl's headers only: the kernel's uapi ones come from
+# the sysroot, as system headers (their _IOC() is musl's, redefined).
+RESCUE_LIBC_CFLAGS = -isystem $(MUSL_SYSROOT)/kernel-headers \
+		  -I$(MUSL_SYSROOT)/include
+RESCUE_LIBS     = $(MUSL_SYSROOT)/lib/libblkid.a $(MUSL_SYSROOT)/lib/liblzma.a
+RESCUE_LIBC_DEPS = $(MUSL_SYSROOT)/stamp
+else
+RESCUE_CC       = $(CC)
+RESCUE_LIBC_CFLAGS = $(BLKID_CFLAGS)
+RESCUE_LIBS    := $(shell pkg-config --static --libs blkid liblzma)
+RESCUE_LIBC_DEPS =
+endif
+# Sections the link can drop, and no unwind tables: C without
+# backtraces, and every KB is decompressed by the kernel at boot.
+RESCUE_CFLAGS   = -std=gnu11 $(CFLAGS) $(WARNINGS) -Irescue/lib \
+		  -ffunction-sections -fdata-sections \
+		  -fno-asynchronous-unwind-tables $(RESCUE_LIBC_CFLAGS)
+RESCUE_LDFLAGS  = -static -s -Wl,--gc-sections
 
 # ---- targets ----------------------------------------------------------
 .PHONY: rescue-init
@@ -33,16 +52,16 @@ TEST_GROUPS += network
 TEST_GROUPS += toolkit
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
-$(RESCUE_OBJDIR)/%.o: rescue/init/%.c
+$(RESCUE_OBJDIR)/%.o: rescue/init/%.c $(RESCUE_LIBC_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(RESCUE_CFLAGS) -MMD -MP -c -o $@ $<
+	$(RESCUE_CC) $(CPPFLAGS) $(RESCUE_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(RESCUE_OBJDIR)/lib/%.o: rescue/lib/%.c
+$(RESCUE_OBJDIR)/lib/%.o: rescue/lib/%.c $(RESCUE_LIBC_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(RESCUE_CFLAGS) -MMD -MP -c -o $@ $<
+	$(RESCUE_CC) $(CPPFLAGS) $(RESCUE_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(RESCUE_INIT): $(RESCUE_OBJS)
-	$(CC) $(RESCUE_CFLAGS) $(LDFLAGS) $(RESCUE_LDFLAGS) -o $@.tmp $^ $(BLKID_LIBS) $(LZMA_LIBS)
+	$(RESCUE_CC) $(RESCUE_CFLAGS) $(LDFLAGS) $(RESCUE_LDFLAGS) -o $@.tmp $(RESCUE_OBJS) $(RESCUE_LIBS)
 	mv $@.tmp $@
 
 -include $(RESCUE_OBJS:.o=.d)

@@ -81,12 +81,12 @@ static bool bind_sysroot(void)
 	if (lstat(SYSROOT, &st) == 0 && S_ISLNK(st.st_mode))
 		unlink(SYSROOT);
 	if (mkdir(SYSROOT, 0755) && errno != EEXIST) {
-		log_warn("unable to make %s: %s", SYSROOT, strerror(errno));
+		log_warn("unable to make %s: %s", SYSROOT, errtext(errno));
 		return false;
 	}
 	if (mount(NEWROOT, SYSROOT, NULL, MS_BIND, NULL)) {
 		log_warn("unable to bind %s on %s: %s", NEWROOT, SYSROOT,
-			 strerror(errno));
+			 errtext(errno));
 		return false;
 	}
 	return true;
@@ -115,10 +115,10 @@ static void unbind_sysroot(void)
 				flags |= keep[i].ms;
 		if (mount(NULL, NEWROOT, NULL, flags, NULL))
 			log_warn("unable to make %s read-write as %s is: %s",
-				 NEWROOT, SYSROOT, strerror(errno));
+				 NEWROOT, SYSROOT, errtext(errno));
 	}
 	if (umount2(SYSROOT, MNT_DETACH))
-		log_warn("unable to unmount %s: %s", SYSROOT, strerror(errno));
+		log_warn("unable to unmount %s: %s", SYSROOT, errtext(errno));
 }
 
 /*
@@ -147,7 +147,7 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 				  tried, sizeof(tried));
 	if (err && cmd.init) {
 		snprintf(why, size, "unable to find init=%.200s in the root %s: "
-			 "%s", cmd.init, m.source, strerror(-err));
+			 "%s", cmd.init, m.source, errtext(-err));
 		return;
 	}
 	if (err) {
@@ -173,7 +173,7 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	err = switchroot_run(NEWROOT, init, init_argv, init_envp, what,
 			     t_start);
 	snprintf(why, size, "unable to start %.1500s: %s%s", what,
-		 strerror(-err), exec_hint(err));
+		 errtext(-err), exec_hint(err));
 }
 
 /*
@@ -248,7 +248,7 @@ static void setup_modules(void)
 		modload_coldplug();
 	else if (err != -ENOENT)
 		log_warn("unable to read the module indexes: %s; loading no "
-			 "modules", strerror(-err));
+			 "modules", errtext(-err));
 }
 
 /*
@@ -320,7 +320,7 @@ int main(int argc, char *argv[], char *envp[])
 			 devtmpfs_ours ? " and devtmpfs on /dev" : "",
 			 (unsigned long long)(log_now_us() - t_start));
 	if (console < 0)
-		log_error("unable to open /dev/console: %s", strerror(-console));
+		log_error("unable to open /dev/console: %s", errtext(-console));
 	else if (console > 0)
 		log_info("opened /dev/console for stdin, stdout and stderr");
 
@@ -328,7 +328,7 @@ int main(int argc, char *argv[], char *envp[])
 	err = cmdline_read_all(CMDLINE_CONF_DIR, "/proc/cmdline", cmdbuf,
 			       sizeof(cmdbuf));
 	if (err)
-		log_error("unable to read /proc/cmdline: %s", strerror(-err));
+		log_error("unable to read /proc/cmdline: %s", errtext(-err));
 	cmdline_parse(cmdbuf, &cmd);
 	log_set_debug(cmd.debug);
 	log_set_quiet(cmd.quiet);
@@ -358,7 +358,7 @@ int main(int argc, char *argv[], char *envp[])
 	uevent_fd = uevent_open();
 	if (uevent_fd < 0)
 		log_warn("unable to open the uevent socket: %s; not waiting "
-			 "for devices", strerror(-uevent_fd));
+			 "for devices", errtext(-uevent_fd));
 	readonly_init(&cmd);	/* before the first probe */
 	setup_modules();
 	storage_init(&cmd);

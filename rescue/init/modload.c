@@ -84,7 +84,7 @@ int modload_init(const struct cmdline *c)
 		if (err != -ENOENT || (access(moddir, F_OK) == 0 &&
 				       strcmp(failed, "modules.alias")))
 			log_warn("unable to read %s/%s: %s", moddir, failed,
-				 strerror(-err));
+				 errtext(-err));
 		modindex_free(&modules);
 		return err;
 	}
@@ -128,7 +128,7 @@ static const char *decompress_error(int err)
 	if (err == -EINVAL)
 		return "this kernel cannot decompress it (Linux before 5.17, "
 		       "or not its CONFIG_MODULE_COMPRESS_* format)";
-	return strerror(-err);
+	return errtext(-err);
 }
 
 /*
@@ -183,7 +183,7 @@ static int load_one(void *ctx, const struct module *m, const char *reason)
 out:
 	if (err) {
 		log_warn("unable to load module %s (%s): %s", m->name, m->path,
-			 flags ? decompress_error(err) : strerror(-err));
+			 flags ? decompress_error(err) : errtext(-err));
 		return err;
 	}
 	modules_loaded++;
@@ -533,7 +533,7 @@ void modload_coldplug(void)
 		return;
 	fd = open("/sys/devices", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		log_warn("unable to read /sys/devices: %s", strerror(errno));
+		log_warn("unable to read /sys/devices: %s", errtext(errno));
 		return;
 	}
 	walk(fd, &a, 0);

@@ -93,7 +93,7 @@ int modprobe_main(int argc, char *argv[])
 	err = modload_init(&cmd);
 	if (err) {
 		log_error("unable to load %s: no module indexes for the "
-			  "running kernel: %s", argv[i], strerror(-err));
+			  "running kernel: %s", argv[i], errtext(-err));
 		return 1;
 	}
 	for (; i < argc; i++) {

@@ -191,11 +191,11 @@ static void dev_shm(void)
 	if (mounts_find("/dev/shm", &m) == 0)
 		return;
 	if (mkdir("/dev/shm", 0755) && errno != EEXIST)
-		log_warn("unable to create /dev/shm: %s", strerror(errno));
+		log_warn("unable to create /dev/shm: %s", errtext(errno));
 	else if (mount("shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
 		       "mode=1777"))
 		log_warn("unable to mount tmpfs on /dev/shm: %s",
-			 strerror(errno));
+			 errtext(errno));
 }
 
 /* /dev/fd, stdin, stdout, stderr and pts where the kernel did not, shm. */
@@ -212,9 +212,9 @@ static void dev_entries(void)
 	for (i = 0; i < ARRAY_SIZE(links); i++)
 		if (symlink(links[i][0], links[i][1]) && errno != EEXIST)
 			log_warn("unable to create %s: %s", links[i][1],
-				 strerror(errno));
+				 errtext(errno));
 	if (mkdir("/dev/pts", 0755) && errno != EEXIST)
-		log_warn("unable to create /dev/pts: %s", strerror(errno));
+		log_warn("unable to create /dev/pts: %s", errtext(errno));
 	dev_shm();
 }
 
@@ -233,7 +233,7 @@ int mounts_early(bool *devtmpfs_mounted, char *why, size_t size)
 	err = mount_once("proc", "/proc", "proc", nodev, NULL);
 	if (err) {
 		snprintf(why, size, "unable to mount proc on /proc: %s",
-			 strerror(-err));
+			 errtext(-err));
 		return err;
 	}
 	err = mount_once("sysfs", "/sys", "sysfs", nodev, NULL);
@@ -243,21 +243,21 @@ int mounts_early(bool *devtmpfs_mounted, char *why, size_t size)
 	if (err)
 		snprintf(why, size, "unable to mount %s: %s",
 			 access("/sys/class", F_OK) ? "sysfs on /sys" :
-			 "tmpfs on /run", strerror(-err));
+			 "tmpfs on /run", errtext(-err));
 	if (mounts_find("/dev", &dev) == 0) {
 		if (strcmp(dev.fstype, "devtmpfs"))
 			log_warn("/dev is a %s, not devtmpfs: leaving it as it is",
 				 dev.fstype);
 	} else if (mkdir("/dev", 0755) && errno != EEXIST) {
 		err = -errno;
-		snprintf(why, size, "unable to create /dev: %s", strerror(errno));
+		snprintf(why, size, "unable to create /dev: %s", errtext(errno));
 	} else if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID | MS_NOEXEC,
 			 "mode=0755") == 0) {
 		*devtmpfs_mounted = true;
 	} else if (errno != EBUSY) {
 		err = -errno;
 		snprintf(why, size, "unable to mount devtmpfs on /dev: %s",
-			 strerror(errno));
+			 errtext(errno));
 		return err;
 	}
 	dev_entries();

@@ -166,7 +166,7 @@ static void write_resolv_conf(const struct ip_conf *c)
 	f = fopen("/etc/resolv.conf", "we");
 	if (!f) {
 		log_warn("network: unable to write /etc/resolv.conf: %s",
-			 strerror(errno));
+			 errtext(errno));
 		return;
 	}
 	for (i = 0; i < c->ndns; i++)
@@ -188,7 +188,7 @@ static int configure(const struct ip_conf *c, const char *how)
 		r = if_set_addr(c->iface, SIOCSIFNETMASK, c->netmask);
 	if (r) {
 		log_error("network: unable to set the address of %s: %s",
-			  c->iface, strerror(-r));
+			  c->iface, errtext(-r));
 		return r;
 	}
 	if (c->mtu) {
@@ -197,19 +197,19 @@ static int configure(const struct ip_conf *c, const char *how)
 		r = if_ioctl(SIOCSIFMTU, &ifr);
 		if (r)
 			log_warn("network: unable to set the MTU of %s to %u: "
-				 "%s", c->iface, c->mtu, strerror(-r));
+				 "%s", c->iface, c->mtu, errtext(-r));
 	}
 	if (c->gateway.s_addr) {
 		r = add_default_route(c->iface, c->gateway);
 		if (r)
 			log_warn("network: unable to add the default route "
 				 "via %s: %s", inet_ntoa(c->gateway),
-				 strerror(-r));
+				 errtext(-r));
 	}
 	write_resolv_conf(c);
 	if (*c->hostname && sethostname(c->hostname, strlen(c->hostname)))
 		log_warn("network: unable to set the host name %s: %s",
-			 c->hostname, strerror(errno));
+			 c->hostname, errtext(errno));
 	ipconf_describe(c, desc, sizeof(desc));
 	for (i = 0; i < c->ndns; i++)
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
@@ -301,7 +301,7 @@ static int run_dhcp(const struct ip_conf *c, const char *iface)
 	unlink(NET_EVENT_LINK);
 	if (symlink("/init", NET_EVENT_LINK)) {
 		log_error("network: unable to make %s: %s", NET_EVENT_LINK,
-			  strerror(errno));
+			  errtext(errno));
 		return -errno;
 	}
 	snprintf(tries, sizeof(tries), "%d", NET_DHCP_TRIES);
@@ -354,7 +354,7 @@ static void exec_sshd(void)
 	if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
 		  "gid=5,mode=620,ptmxmode=666") && errno != EBUSY)
 		log_warn("ssh: unable to mount /dev/pts: %s; sessions get "
-			 "no terminal", strerror(errno));
+			 "no terminal", errtext(errno));
 	log_info("ssh: dropbear listening on port 22, logins with the keys "
 		 "of %s only", SSH_KEYS);
 	/* net_end() looks for this to end dropbear's sessions too. */
@@ -365,7 +365,7 @@ static void exec_sshd(void)
 	execl(SSHD, "dropbear", "-F", "-E", "-s", "-j", "-k", "-p", "22",
 	      "-r", SSH_HOST_KEY, "-P", "/run/rescue/dropbear.pid",
 	      (char *)NULL);
-	log_error("ssh: unable to start %s: %s", SSHD, strerror(errno));
+	log_error("ssh: unable to start %s: %s", SSHD, errtext(errno));
 	_exit(127);
 }
 
@@ -397,7 +397,7 @@ static int net_child(void)
 		r = if_up_down(c.iface, true);
 		if (r) {
 			log_error("network: unable to bring %s up: %s",
-				  c.iface, strerror(-r));
+				  c.iface, errtext(-r));
 			failed++;
 			continue;
 		}
@@ -444,7 +444,7 @@ void net_init(const struct cmdline *c)
 		return;
 	child = fork();
 	if (child < 0) {
-		log_error("network: unable to start: %s", strerror(errno));
+		log_error("network: unable to start: %s", errtext(errno));
 		return;
 	}
 	if (child == 0) {

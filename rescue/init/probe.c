@@ -206,7 +206,7 @@ int probe_device(struct blklist *l, size_t i, unsigned what)
 	t0 = log_now_us();
 	err = probe_open(d, &fd, &pr);
 	if (err || !pr) {
-		log_debug("unable to open %s: %s", d->node, strerror(-err));
+		log_debug("unable to open %s: %s", d->node, errtext(-err));
 		d->sb_probed = d->sb_full = d->pt_probed = true;
 		return 0;
 	}

@@ -92,7 +92,7 @@ static int set_all(bool ro, unsigned *failed)
 			(*failed)++;
 			log_error("strict read-only: unable to set /dev/%s "
 				  "%s: %s", e->d_name,
-				  ro ? "read-only" : "writable", strerror(-r));
+				  ro ? "read-only" : "writable", errtext(-r));
 		}
 	}
 	closedir(d);
@@ -133,7 +133,7 @@ static void __attribute__((noreturn)) watch(int ufd)
 				 "appeared", name);
 		else if (r < 0)
 			log_error("strict read-only: unable to set /dev/%s "
-				  "read-only: %s", name, strerror(-r));
+				  "read-only: %s", name, errtext(-r));
 	}
 }
 
@@ -157,19 +157,19 @@ int readonly_init(const struct cmdline *c)
 	if (ufd < 0)
 		log_error("strict read-only: unable to open a uevent socket: "
 			  "%s; devices that appear later stay writable",
-			  strerror(-ufd));
+			  errtext(-ufd));
 	else if ((watcher = fork()) == 0)
 		watch(ufd);
 	else if (watcher < 0)
 		log_error("strict read-only: unable to fork the watcher: %s; "
 			  "devices that appear later stay writable",
-			  strerror(errno));
+			  errtext(errno));
 	if (ufd >= 0)
 		close(ufd);
 	n = set_all(true, &failed);
 	if (n < 0)
 		log_error("strict read-only: unable to read %s: %s",
-			  CLASS_BLOCK, strerror(-n));
+			  CLASS_BLOCK, errtext(-n));
 	else
 		log_info("strict read-only: %d devices set read-only%s (%s)",
 			 n, failed ? ", some failed" : "",
@@ -188,7 +188,7 @@ void readonly_device(const char *name)
 	r = readonly_set(name, true);
 	if (r < 0)
 		log_error("strict read-only: unable to set /dev/%s read-only: "
-			  "%s", name, strerror(-r));
+			  "%s", name, errtext(-r));
 }
 
 static void stop_watcher(void)

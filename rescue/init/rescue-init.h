@@ -37,6 +37,9 @@ uint64_t log_now_us(void);
 #define log_info(...)	log_msg(LOG_INFO, __VA_ARGS__)
 #define log_debug(...)	log_msg(LOG_DEBUG, __VA_ARGS__)
 
+/* errtext.c: use it, not strerror(), in every message */
+const char *errtext(int err);
+
 /* cmdline.c */
 #define CMDLINE_SIZE		4096
 #define CMDLINE_MAX_ARGS	1024

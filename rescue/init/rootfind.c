@@ -216,7 +216,7 @@ int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 	blk_free(l);		/* a retry starts from what is there now */
 	err = blk_enumerate(l, CLASS_BLOCK);
 	if (err)
-		log_warn("unable to read %s: %s", CLASS_BLOCK, strerror(-err));
+		log_warn("unable to read %s: %s", CLASS_BLOCK, errtext(-err));
 	probe_and_offer(l, needs);
 	events(l, ufd, 0, spec, needs, log_now_us());	/* already queued */
 	err = rootspec_match(spec, l->dev, l->n, &res->index, &res->other);

@@ -92,14 +92,14 @@ int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
 		e = -errno;
 		if ((e == -EACCES || e == -EROFS) && !(flags & MS_RDONLY)) {
 			log_warn("unable to mount %s read-write: %s; mounting "
-				 "it read-only", d->node, strerror(-e));
+				 "it read-only", d->node, errtext(-e));
 			flags |= MS_RDONLY;
 			if (mount(d->node, dir, type, flags, opts) == 0)
 				goto mounted;
 			e = -errno;
 		}
 		log_debug("unable to mount %s as %s: %s", d->node, type,
-			  strerror(-e));
+			  errtext(-e));
 		if (err == -ENODEV)
 			err = e;	/* the first error that says more */
 	}
@@ -259,13 +259,13 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 		snprintf(why, size, "unable to mount %s on %s: blkid recognises "
 			 "no filesystem on it, and none of the kernel's (%s) "
 			 "mounts it: %s", d->node, dir,
-			 fstype[0] ? fstype : "none", strerror(-err));
+			 fstype[0] ? fstype : "none", errtext(-err));
 		return err;
 	}
 	if (err) {
 		snprintf(why, size, "unable to mount %s on %s as %s: %s",
 			 d->node, dir, fstype[0] ? fstype : "any filesystem",
-			 strerror(-err));
+			 errtext(-err));
 		return err;
 	}
 	memset(m, 0, sizeof(*m));

@@ -68,7 +68,7 @@ static void power(int how)
 	sync();
 	umount2(NEWROOT, MNT_DETACH);
 	if (reboot(how))
-		log_error("unable to reboot: %s", strerror(errno));
+		log_error("unable to reboot: %s", errtext(errno));
 }
 
 /* busybox reboot, poweroff, halt signal PID 1: SIGTERM, SIGUSR2, SIGUSR1. */
@@ -177,7 +177,7 @@ static void exec_shell(const char *tty)
 	snprintf(term, sizeof(term), "TERM=%s", t ? t : "linux");
 	if (chdir("/"))	/* "/" is there: nothing to do but go on */
 		log_debug("the rescue shell starts where it was: %s",
-			  strerror(errno));
+			  errtext(errno));
 	execve(SHELL, argv, envp);
 	_exit(127);
 }
@@ -220,7 +220,7 @@ int shell_run(const char *hint)
 	if (access(SHELL, X_OK)) {
 		err = -errno;
 		log_msg(level, "unable to start the rescue shell %s: %s", SHELL,
-			strerror(errno));
+			errtext(errno));
 		return err;
 	}
 	modload_rest("the rescue shell");	/* its keyboard, its screen */
@@ -230,7 +230,7 @@ int shell_run(const char *hint)
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
-		log_error("unable to start the rescue shell: %s", strerror(errno));
+		log_error("unable to start the rescue shell: %s", errtext(errno));
 		return err;
 	}
 	if (pid == 0)

@@ -74,7 +74,7 @@ static int open_control(void)
 	if (fd < 0 && !no_control) {
 		log_warn("btrfs: unable to open %s: %s; multi-device btrfs "
 			 "filesystems stay unregistered", BTRFS_CONTROL,
-			 strerror(errno));
+			 errtext(errno));
 		no_control = true;
 	}
 	return fd < 0 ? -errno : fd;
@@ -116,7 +116,7 @@ static int btrfs_add(const struct blkdev *d)
 	if (ioctl(fd, BTRFS_IOC_SCAN_DEV, &args)) {
 		err = -errno;
 		log_warn("btrfs: unable to register %s (filesystem %s): %s",
-			 d->node, fs->uuid, strerror(-err));
+			 d->node, fs->uuid, errtext(-err));
 		close(fd);
 		return err;
 	}

@@ -91,7 +91,7 @@ int dm_ready(void)
 		log_error("dm: no %s (%s): the kernel has no device-mapper "
 			  "(dm_mod), nothing is opened or activated",
 			  DM_CONTROL, err == -ENOENT ? "no " DM_MISC_DEV :
-			  strerror(-err));
+			  errtext(-err));
 	no_dm = err != 0;
 	return err;
 }
@@ -178,7 +178,7 @@ int dm_run(const char *tool, char *const argv[], const void *input,
 		return -ENOENT;
 	if ((input && pipe2(inp, O_CLOEXEC)) || pipe2(outp, O_CLOEXEC)) {
 		err = -errno;
-		log_error("unable to run %s: pipe: %s", tool, strerror(-err));
+		log_error("unable to run %s: pipe: %s", tool, errtext(-err));
 		if (inp[0] >= 0) {
 			close(inp[0]);
 			close(inp[1]);
@@ -193,12 +193,12 @@ int dm_run(const char *tool, char *const argv[], const void *input,
 	close(outp[1]);
 	if (pid < 0) {
 		err = -errno;
-		log_error("unable to run %s: fork: %s", tool, strerror(-err));
+		log_error("unable to run %s: fork: %s", tool, errtext(-err));
 		goto out;
 	}
 	/* A passphrase or key fits the pipe: written whole, never logged. */
 	if (input && write(inp[1], input, inlen) != (ssize_t)inlen)
-		log_warn("%s: its input was cut: %s", tool, strerror(errno));
+		log_warn("%s: its input was cut: %s", tool, errtext(errno));
 	if (inp[1] >= 0) {
 		close(inp[1]);
 		inp[1] = -1;
@@ -289,7 +289,7 @@ static void make_link(const char *name, const char *dev)
 	snprintf(target, sizeof(target), "../%s", dev);
 	if (symlink(target, path) && errno != EEXIST)
 		log_warn("dm: unable to link %s to %s: %s", path, dev,
-			 strerror(errno));
+			 errtext(errno));
 }
 
 void dm_annotate(struct blkdev *d)

@@ -180,7 +180,7 @@ static int open_with(struct luks *x, const void *key, size_t len)
 		snprintf(x->why, sizeof(x->why), "no cryptsetup in this image");
 	else if (r < 0)
 		snprintf(x->why, sizeof(x->why), "cryptsetup did not run: %s",
-			 strerror(-r));
+			 errtext(-r));
 	else if (r != CRYPTSETUP_BAD_KEY)
 		snprintf(x->why, sizeof(x->why), "cryptsetup failed (exit "
 			 "status %d)", r);
@@ -234,7 +234,7 @@ static int ask(const struct luks *x, int try, char *buf, size_t size)
 	if (mkfifo(LUKS_PASS_FIFO, 0600) && errno != EEXIST)
 		log_warn("luks: unable to make %s: %s; the passphrase can "
 			 "only be typed on the console", LUKS_PASS_FIFO,
-			 strerror(errno));
+			 errtext(errno));
 	fifo = open(LUKS_PASS_FIFO, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	note_file(LUKS_WAITING, "%s (LUKS UUID %s) waits for its passphrase "
 		  "(try %d of %d)\n", x->node, x->uuid, try, LUKS_TRIES);
@@ -296,7 +296,7 @@ static int prompt(struct luks *x)
 		if (n < 0) {
 			snprintf(x->why, sizeof(x->why), "no passphrase: "
 				 "/dev/console: %s", n == -ENODATA ?
-				 "end of input" : strerror(-n));
+				 "end of input" : errtext(-n));
 			break;
 		}
 		r = open_with(x, pass, (size_t)n);
@@ -367,7 +367,7 @@ static int read_key_on(const struct blkdev *kd, const struct lukskey *k,
 	err = read_key(KEY_MOUNT, k->path, buf, size, len);
 	if (umount2(KEY_MOUNT, 0))
 		log_warn("luks: unable to unmount %s from %s: %s", kd->node,
-			 KEY_MOUNT, strerror(errno));
+			 KEY_MOUNT, errtext(errno));
 	return err;
 }
 
@@ -394,7 +394,7 @@ static int try_key(struct luks *x, size_t i, const struct blkdev *kd)
 			 kd ? " on " : " in the initramfs", kd ? kd->node : "",
 			 x->node, err == -EFBIG ? "larger than 8 KiB" :
 			 err == -EMEDIUMTYPE ? "no filesystem" :
-			 strerror(-err));
+			 errtext(-err));
 		return err;
 	}
 	err = open_with(x, buf, len);

@@ -522,7 +522,7 @@ static int dm_activate(const struct lvm_vg *vg, const char **devs)
 		if (err < 0) {
 			log_warn("lvm: LV %s/%s: its device-mapper table was "
 				 "refused (%s), lvm activates the VG",
-				 vg->name, m->lv[i].name, strerror(-err));
+				 vg->name, m->lv[i].name, errtext(-err));
 			return err;
 		}
 	}
@@ -742,7 +742,7 @@ static void vg_link(const char *vg, const char *lv, const char *dmname)
 	snprintf(target, sizeof(target), "/dev/mapper/%s", dmname);
 	if (symlink(target, path) && errno != EEXIST)
 		log_warn("lvm: unable to link %s to %s: %s", path, target,
-			 strerror(errno));
+			 errtext(errno));
 }
 
 /* An LV's dm-N: /dev/mapper/VG-LV (dm.c) and /dev/VG/LV as aliases. */

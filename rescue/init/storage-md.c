@@ -218,7 +218,7 @@ static void make_links(struct md_array *a)
 		snprintf(path, sizeof(path), "/dev/md/%s", names[i]);
 		if (symlink(target, path) && errno != EEXIST) {
 			log_warn("md: unable to link %s to %s: %s", path,
-				 a->dev, strerror(errno));
+				 a->dev, errtext(errno));
 			continue;
 		}
 		snprintf(a->link[n++], sizeof(a->link[0]), "md!%s", names[i]);
@@ -249,7 +249,7 @@ static int create_array(struct md_array *a)
 		err = new_array(minor);
 	if (err) {
 		log_warn("md: unable to create an array device for %s: %s",
-			 a->uuid, strerror(err == -EEXIST ? ENOSPC : -err));
+			 a->uuid, errtext(err == -EEXIST ? ENOSPC : -err));
 		return err;
 	}
 	snprintf(a->dev, sizeof(a->dev), "md%d", minor);
@@ -257,7 +257,7 @@ static int create_array(struct md_array *a)
 	fd = open(node, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		err = -errno;
-		log_warn("md: unable to open %s: %s", node, strerror(-err));
+		log_warn("md: unable to open %s: %s", node, errtext(-err));
 		return err;
 	}
 	info.major_version = (int)a->sb.major;
@@ -267,7 +267,7 @@ static int create_array(struct md_array *a)
 	close(fd);
 	if (err) {
 		log_warn("md: unable to set up %s for metadata %s: %s", node,
-			 mdsuper_version(&a->sb), strerror(-err));
+			 mdsuper_version(&a->sb), errtext(-err));
 		return err;
 	}
 	a->created = true;
@@ -294,7 +294,7 @@ static int add_member(struct md_array *a, const struct blkdev *d,
 	close(fd);
 	if (err) {
 		log_warn("md: unable to add %s to %s (UUID %s): %s", d->node,
-			 a->dev, a->uuid, strerror(-err));
+			 a->dev, a->uuid, errtext(-err));
 		return err;
 	}
 	m = &a->m[a->n++];
@@ -370,7 +370,7 @@ static int start_array(struct md_array *a)
 	if (err) {
 		log_warn("md: unable to start %s (%s, UUID %s): %s", a->dev,
 			 level_name(a->sb.level, lvl, sizeof(lvl)), a->uuid,
-			 strerror(-err));
+			 errtext(-err));
 		return err;
 	}
 	a->started = true;
@@ -403,7 +403,7 @@ static int md_add(const struct blkdev *d)
 	if (err) {
 		log_warn("md: %s: no md superblock the kernel would take: %s",
 			 d->node, err == -EBADMSG ? "bad checksum" :
-			 err == -ENOENT ? "none found" : strerror(-err));
+			 err == -ENOENT ? "none found" : errtext(-err));
 		return err;
 	}
 	a = find_array(&sb);

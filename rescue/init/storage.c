@@ -97,7 +97,7 @@ static void offer(const struct blkdev *d)
 		err = layers[i]->add(d);
 		if (err)
 			log_debug("storage: %s did not take %s: %s",
-				  layers[i]->name, d->node, strerror(-err));
+				  layers[i]->name, d->node, errtext(-err));
 		return;
 	}
 }

@@ -9,6 +9,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,10 @@
 #include <linux/magic.h>
 
 #include "rescue-init.h"
+
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004	/* <linux/mount.h> */
+#endif
 
 static const char *const moved_mounts[] = { "/dev", "/proc", "/sys", "/run" };
 
@@ -33,7 +38,7 @@ static int recursive_remove(int fd)
 
 	dir = fdopendir(fd);
 	if (!dir) {
-		log_warn("unable to read the old root: %s", strerror(errno));
+		log_warn("unable to read the old root: %s", errtext(errno));
 		close(fd);
 		return -errno;
 	}
@@ -65,7 +70,7 @@ static int recursive_remove(int fd)
 		}
 		if (unlinkat(dfd, d->d_name, isdir ? AT_REMOVEDIR : 0))
 			log_debug("unable to delete %s from the initramfs: %s",
-				  d->d_name, strerror(errno));
+				  d->d_name, errtext(errno));
 	}
 	closedir(dir);
 	return 0;
@@ -82,7 +87,7 @@ static void move_back(const char *newroot, const bool *moved)
 		snprintf(target, sizeof(target), "%s%s", newroot, moved_mounts[i]);
 		if (mount(target, moved_mounts[i], NULL, MS_MOVE, NULL))
 			log_error("unable to move %s back to %s: %s", target,
-				  moved_mounts[i], strerror(errno));
+				  moved_mounts[i], errtext(errno));
 	}
 }
 
@@ -90,7 +95,8 @@ static void close_on_exec_above_2(void)
 {
 	int fd;
 
-	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+	/* syscall(): musl 1.2.3 has no close_range() or move_mount(). */
+	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
 		return;
 	for (fd = 3; fd < 1024; fd++)
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
@@ -106,13 +112,13 @@ static int go_back(int oldfd, int newfd, const char *newroot,
 {
 	if (fchdir(oldfd) || chroot(".") || chdir("/")) {
 		log_error("unable to return to the initramfs: %s",
-			  strerror(errno));
+			  errtext(errno));
 		return -errno;
 	}
-	if (move_mount(newfd, "", AT_FDCWD, newroot,
-		       MOVE_MOUNT_F_EMPTY_PATH)) {
+	if (syscall(SYS_move_mount, newfd, "", AT_FDCWD, newroot,
+		    MOVE_MOUNT_F_EMPTY_PATH)) {
 		log_error("unable to move the root back to %s: %s", newroot,
-			  strerror(errno));
+			  errtext(errno));
 		return -errno;
 	}
 	move_back(newroot, moved);
@@ -138,7 +144,7 @@ static pid_t start_deleter(int oldfd, int pipefd[2])
 	close(pipefd[0]);
 	if (pid < 0)
 		log_warn("unable to fork the process deleting the initramfs: "
-			 "%s; keeping it", strerror(errno));
+			 "%s; keeping it", errtext(errno));
 	return pid;
 }
 
@@ -168,7 +174,7 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 	oldfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (oldfd < 0) {
 		err = -errno;
-		log_error("unable to open the initramfs /: %s", strerror(errno));
+		log_error("unable to open the initramfs /: %s", errtext(errno));
 		return err;
 	}
 	delete = fstatfs(oldfd, &sfs) == 0 &&
@@ -188,7 +194,7 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 		if (mount(moved_mounts[i], target, NULL, MS_MOVE, NULL)) {
 			err = -errno;
 			log_error("unable to move %s to %s: %s", moved_mounts[i],
-				  target, strerror(errno));
+				  target, errtext(errno));
 			goto undo;
 		}
 		moved[i] = true;
@@ -199,23 +205,23 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 	}
 	if (mount(newroot, "/", NULL, MS_MOVE, NULL)) {
 		err = -errno;
-		log_error("unable to move %s to /: %s", newroot, strerror(errno));
+		log_error("unable to move %s to /: %s", newroot, errtext(errno));
 		if (chdir("/"))
-			log_error("unable to go back to /: %s", strerror(errno));
+			log_error("unable to go back to /: %s", errtext(errno));
 		goto undo;
 	}
 	/* The way back: the new root's mount, before it becomes "/". */
 	newfd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (newfd < 0 || chroot(".") || chdir("/")) {
 		err = -errno;
-		log_error("unable to chroot to %s: %s", newroot, strerror(errno));
+		log_error("unable to chroot to %s: %s", newroot, errtext(errno));
 		goto back;
 	}
 	if (delete && pipe2(pipefd, O_CLOEXEC) == 0)
 		pid = start_deleter(oldfd, pipefd);
 	else if (delete)
 		log_warn("unable to make a pipe: %s; keeping the initramfs",
-			 strerror(errno));
+			 errtext(errno));
 	log_info("switched to the root on %s in %llu us", newroot,
 		 (unsigned long long)(log_now_us() - t1));
 	shell_restore_signals();
@@ -228,7 +234,7 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 	if (pid > 0) {
 		if (write(pipefd[1], &byte, 1) != 1)
 			log_warn("unable to stop the deleting process: %s",
-				 strerror(errno));
+				 errtext(errno));
 		close(pipefd[1]);
 		waitpid(pid, NULL, 0);
 	} else if (pipefd[1] >= 0) {

@@ -183,7 +183,7 @@ static int toolkit_extract(const char *cpio, size_t len, size_t *files)
 		r = toolkit_create(&e);
 		if (r < 0) {
 			log_error("toolkit: unable to unpack /%s from /%s: %s",
-				  e.name, TOOLKIT_BLOB, strerror(-r));
+				  e.name, TOOLKIT_BLOB, errtext(-r));
 			return r;
 		}
 		(*files)++;
@@ -208,7 +208,7 @@ int toolkit_sh_main(int argc, char *argv[])
 	toolkit_unpack("sh");
 	execv(TOOLKIT_BUSYBOX, argv);
 	fprintf(stderr, "sh: unable to run %s: %s\n", TOOLKIT_BUSYBOX,
-		strerror(errno));
+		errtext(errno));
 	return 127;
 }
 
@@ -232,7 +232,7 @@ int toolkit_unpack(const char *why)
 	}
 	if (err)
 		log_error("toolkit: unable to read /%s: %s", TOOLKIT_BLOB,
-			  strerror(-err));
+			  errtext(-err));
 	if (!err) {
 		err = toolkit_xz(blob, len, &cpio, &cpio_len);
 		if (err)

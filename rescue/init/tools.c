@@ -75,7 +75,7 @@ static void mount_if_missing(const char *tool, const char *probe,
 	mkdir(dir, 0755);
 	if (mount(fstype, dir, fstype, MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		fprintf(stderr, "%s: unable to mount %s on %s: %s\n", tool,
-			fstype, dir, strerror(errno));
+			fstype, dir, errtext(errno));
 	else
 		fprintf(stderr, "%s: mounted %s on %s, which was not mounted\n",
 			tool, fstype, dir);
@@ -122,7 +122,7 @@ static int rescue_mount(const char *dir)
 			       sizeof(buf));
 	if (err) {
 		fprintf(stderr, "rescue-mount: unable to read /proc/cmdline: "
-			"%s\n", strerror(-err));
+			"%s\n", errtext(-err));
 		return 1;
 	}
 	cmdline_parse(buf, &cmd);
@@ -133,7 +133,7 @@ static int rescue_mount(const char *dir)
 	err = modload_init(&cmd);
 	if (err && err != -ENOENT)
 		log_warn("unable to read the module indexes: %s",
-			 strerror(-err));
+			 errtext(-err));
 	probe_init_filesystems();
 	err = rootmount_boot(&cmd, &devs, ufd, dir, &m, why, sizeof(why));
 	if (err) {
@@ -178,7 +178,7 @@ static int lift(const char *name, const char *what)
 
 	if (r < 0)
 		fprintf(stderr, "rescue-mount: unable to make /dev/%s writable: "
-			"%s\n", name, strerror(-r));
+			"%s\n", name, errtext(-r));
 	else if (r > 0)
 		printf("rescue-mount: /dev/%s%s was read-only, now writable\n",
 		       name, what);
@@ -237,7 +237,7 @@ static int rescue_mount_rw(const char *dev, const char *dir)
 		if (mount(NULL, target, NULL, MS_REMOUNT, NULL)) {
 			fprintf(stderr, "rescue-mount: unable to remount %s on "
 				"%s read-write: %s\n", d->node, target,
-				strerror(errno));
+				errtext(errno));
 			return 1;
 		}
 		printf("rescue-mount: remounted %s on %s read-write\n",
@@ -252,7 +252,7 @@ static int rescue_mount_rw(const char *dev, const char *dir)
 	if (err) {
 		fprintf(stderr, "rescue-mount: unable to mount %s on %s as %s: "
 			"%s\n", d->node, dir, fstype[0] ? fstype : "any "
-			"filesystem", strerror(-err));
+			"filesystem", errtext(-err));
 		return 1;
 	}
 	printf("rescue-mount: mounted %s (%s, %s) on %s\n", d->node, fstype,
@@ -279,7 +279,7 @@ static int rescue_continue(void)
 	}
 	if (kill((pid_t)pid, SIGKILL)) {
 		fprintf(stderr, "rescue-continue: unable to end the rescue "
-			"shell (PID %ld): %s\n", pid, strerror(errno));
+			"shell (PID %ld): %s\n", pid, errtext(errno));
 		return 1;
 	}
 	printf("rescue-continue: ended the console's rescue shell (PID %ld): "
@@ -339,7 +339,7 @@ static int rescue_unlock(void)
 	fd = open(LUKS_PASS_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || write(fd, pass, (size_t)n) != n) {
 		fprintf(stderr, "rescue-unlock: unable to give the passphrase "
-			"through %s: %s\n", LUKS_PASS_FIFO, strerror(errno));
+			"through %s: %s\n", LUKS_PASS_FIFO, errtext(errno));
 		explicit_bzero(pass, sizeof(pass));
 		if (fd >= 0)
 			close(fd);
