@@ -339,6 +339,36 @@ void modload_device(const char *modalias)
 		log_debug("no module for %s", modalias);
 }
 
+static bool is_legacy(const char *path)
+{
+	return coldplug_class(path) == MODCLASS_LEGACY;
+}
+
+/*
+ * The modules put off so far that WANTED takes (all with NULL), each
+ * loaded once, async as load_one() says; one line says how many and
+ * for what.  How many loaded.
+ */
+static unsigned load_put_off(bool (*wanted)(const char *path),
+			     bool *async, const char *what,
+			     const char *why)
+{
+	uint64_t t0 = log_now_us();
+	unsigned before = modules_loaded;
+	size_t i;
+
+	for (i = 0; i < modules.nmods; i++)
+		if (put_off[i] && (!wanted || wanted(modules.mods[i].path))) {
+			put_off[i] = false;
+			load_module(&modules, i, load_one, async, why, 0);
+		}
+	if (modules_loaded != before)
+		log_info("loaded %u %s put off until %s in %llu us",
+			 modules_loaded - before, what, why,
+			 (unsigned long long)(log_now_us() - t0));
+	return modules_loaded - before;
+}
+
 /*
  * Before a person is asked something (the rescue shell, a passphrase):
  * the drivers put off so far, the keyboard's among them; from now on
@@ -346,20 +376,10 @@ void modload_device(const char *modalias)
  */
 void modload_rest(const char *why)
 {
-	uint64_t t0 = log_now_us();
-	unsigned before = modules_loaded;
-	size_t i;
-
 	if (!modules_active || load_all)
 		return;
 	load_all = true;
-	for (i = 0; i < modules.nmods; i++)
-		if (put_off[i])
-			load_module(&modules, i, load_one, NULL, why, 0);
-	if (modules_loaded != before)
-		log_info("loaded %u modules put off until %s in %llu us",
-			 modules_loaded - before, why,
-			 (unsigned long long)(log_now_us() - t0));
+	load_put_off(NULL, NULL, "modules", why);
 }
 
 /*
@@ -369,25 +389,11 @@ void modload_rest(const char *why)
  */
 unsigned modload_legacy(const char *why)
 {
-	uint64_t t0 = log_now_us();
-	unsigned before = modules_loaded;
-	size_t i;
-
 	if (!modules_active || load_all)
 		return 0;
 	coldplug_want_legacy();
-	for (i = 0; i < modules.nmods; i++)
-		if (put_off[i] && coldplug_class(modules.mods[i].path) ==
-				  MODCLASS_LEGACY) {
-			put_off[i] = false;
-			load_module(&modules, i, load_one, &modload_async,
-				    why, 0);
-		}
-	if (modules_loaded != before)
-		log_info("loaded %u legacy disk driver modules put off until "
-			 "%s in %llu us", modules_loaded - before, why,
-			 (unsigned long long)(log_now_us() - t0));
-	return modules_loaded - before;
+	return load_put_off(is_legacy, &modload_async,
+			    "legacy disk driver modules", why);
 }
 
 struct request_ctx {
