@@ -16,7 +16,7 @@ BLKID_CFLAGS   := $(shell pkg-config --cflags blkid)
 # The libc and where libblkid and liblzma (the toolkit's decompressor,
 # toolkit.c) come from: rescue/musl/musl.mk.
 ifeq ($(RESCUE_LIBC),musl)
-RESCUE_CC       = musl-gcc
+RESCUE_CC       = $(MUSL_SYSROOT)/bin/musl-gcc
 # musl-gcc sees musl's headers only: the kernel's uapi ones come from
 # the sysroot, as system headers (their _IOC() is musl's, redefined).
 RESCUE_LIBC_CFLAGS = -isystem $(MUSL_SYSROOT)/kernel-headers \

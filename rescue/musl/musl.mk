@@ -4,13 +4,14 @@
 # musl by default: glibc's static libc is 0.8 MB of rescue-init's 1.3 MB
 # (stdio, locale and NSS code it never runs), musl's is 87 KB, and
 # rescue-init's size is what the kernel decompresses before /init.
-# libblkid and liblzma come from Debian's sources, built by build-libs.
+# musl itself (with its oldmalloc allocator), libblkid and liblzma come
+# from Debian's sources, built by build-libs; gcc is the compiler.
 # RESCUE_LIBC=glibc links Debian's glibc, libblkid.a and liblzma.a
 # instead: the Debian package does, since a package build may not
 # download anything; the code builds with both.
 RESCUE_LIBC   ?= musl
 MUSL_SYSROOT   = $(BUILD)/musl
-DEPS_PACKAGES += musl-tools curl dpkg-dev
+DEPS_PACKAGES += curl dpkg-dev
 
 ifneq ($(filter-out musl glibc,$(RESCUE_LIBC)),)
 $(error RESCUE_LIBC must be musl or glibc, not $(RESCUE_LIBC))
