@@ -216,10 +216,9 @@ stock_kernel_reaches_root_by_uuid_on_ahci() {
 	expect_field "$T/console.log" root dev /dev/sda
 }
 
-# The rescue shell is driven over the serial console: its prompt ends in
-# "# ", and busybox asks for the cursor position right after it.
+# The rescue shell is driven over the serial console (RESCUE_PROMPT,
+# tests/lib.sh).
 BRACKETED_PASTE_END=$'\e\\[\\?2004l'
-RESCUE_PROMPT='\(rescue\)[^\n]*# (\x1b\[6n)?$'
 
 # The shell and rd.break are rescue-init's, the same on every kernel:
 # one stock kernel is enough for them (the boots above load each

@@ -4,8 +4,6 @@
 # exists for, rdinit=/bin/sh with a /dev the kernel already filled.
 
 RESCUE_IMG=$BUILD/rescue.img
-RESCUE_PROMPT='\(rescue\)[^\n]*# (\x1b\[6n)?$'
-SHELL_PROMPT='# (\x1b\[6n)?$'
 
 demo_disk() {
 	"$TOP/qemu/make-demo-disk" "$T/demo.img" >/dev/null || { fail "make-demo-disk failed"; return 1; }
@@ -16,7 +14,7 @@ demo_disk() {
 test_rescue_img_reaches_demo_root_by_label() {
 	demo_disk || return 1
 	echo true >"$T/commands"
-	"$TOP/tests/vm-shell.exp" "$T/console.log" "$VM_TIMEOUT" 'demo:/# (\x1b\[6n)?$' "$T/commands" \
+	"$TOP/tests/vm-shell.exp" "$T/console.log" "$VM_TIMEOUT" "$(prompt_re demo:/)" "$T/commands" \
 		--kernel "$BZIMAGE" --initrd "$RESCUE_IMG" --append "root=LABEL=rescue-demo" \
 		--disk "virtio-blk:$T/demo.img" || { show_log "$T/console.log"; return 1; }
 	expect_log "$T/console.log" 'rescue: exec /sbin/init on /dev/vda2 \(ext4, ro\) after [0-9]+ us' \

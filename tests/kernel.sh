@@ -9,13 +9,6 @@
 
 . "$TOP/kernel/bases.sh"
 
-# busybox sh's prompt on the serial console: it asks for the cursor
-# position (ESC [6n) right after printing it.  With init=/bin/sh the
-# kernel's own lines share the console, and one may come right after
-# the prompt ("clocksource: Switched to clocksource refined-jiffies"
-# under load): the prompt is still the last thing the shell printed.
-SHELL_PROMPT='# (\x1b\[6n)?(\[ *[0-9]+\.[0-9]+\][^\r\n]*\r?\n)*$'
-
 # One disk on each bus the fragment supports, in this order.
 EVERY_BUS=(virtio-blk virtio-scsi ahci nvme usb)
 

@@ -19,6 +19,21 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 RUN_VM=$TOP/qemu/run-vm
 VM_TIMEOUT=${VM_TIMEOUT:-60}
 
+# A busybox shell prompt on the serial console, as vm-shell.exp's Tcl
+# regex: the prompt, the cursor-position query busybox sends right after
+# it (ESC [6n), and any kernel lines the console printed after them (the
+# tsc clocksource's registration at about 1.5 s once landed right after
+# a prompt, and a prompt anchored at the very end was never seen).
+# prompt_re PREFIX: the regex for a prompt whose text before "# " ends
+# in PREFIX (a regex too).
+PROMPT_TAIL='(\x1b\[6n)?(\[ *[0-9]+\.[0-9]+\][^\r\n]*\r?\n)*$'
+prompt_re() {
+	printf '%s# %s' "$1" "$PROMPT_TAIL"
+}
+SHELL_PROMPT=$(prompt_re '')
+# rescue-init's rescue shell: "(rescue) PATH # ".
+RESCUE_PROMPT=$(prompt_re '\(rescue\)[^\n]*')
+
 # note "...": a figure worth printing even when the test passes.
 note() {
 	printf '  %s\n' "$*"

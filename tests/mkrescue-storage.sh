@@ -150,7 +150,7 @@ stock_kernel_rescue_shell_runs_storage_tools() {
 			echo "$tool; printf '%s %s: tool $name=%s\\n' TEST RESULT \$?"
 		done
 	} >"$T/commands"
-	"$TOP/tests/vm-shell.exp" "$T/console.log" "$STOCK_STORAGE_TIMEOUT" '# (\x1b\[6n)?$' \
+	"$TOP/tests/vm-shell.exp" "$T/console.log" "$STOCK_STORAGE_TIMEOUT" "$SHELL_PROMPT" \
 		"$T/commands" --kernel "/boot/vmlinuz-$kver" --mem 1G --initrd "$T/rescue.img" \
 		--append "root=LABEL=nowhere" || { show_log "$T/console.log" 40; return 1; }
 	expect_log "$T/console.log" 'rescue: unable to find root LABEL=nowhere' "the failure" &&

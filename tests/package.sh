@@ -15,7 +15,6 @@ PACKAGE_UUID=5e1d0b7a-3c2f-4d8e-9b6a-0f1e2d3c4b5a
 PACKAGE_BUILD=$BUILD/tests/package-build
 PACKAGE_CACHE=${DEBIAN_ROOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/devtmpfs-rescue}
 PACKAGE_TIMEOUT=${PACKAGE_TIMEOUT:-300}
-RESCUE_PROMPT='\(rescue\)[^\n]*# (\x1b\[6n)?$'
 # What the root gets beside ours: GRUB's tools, and the kernel.
 PACKAGE_EXTRA="grub-common grub2-common linux-image-amd64"
 
