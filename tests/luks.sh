@@ -247,3 +247,34 @@ test_luks_key_file_in_the_initramfs() {
 	expect_luks_root 2 luks-initramfs-key &&
 	expect_disks_unchanged
 }
+
+# A disk that was a LUKS2 container and was repartitioned without a
+# wipe: the GPT overwrote the primary header, a secondary header (64 KiB
+# metadata) is still at 64 KiB, and the root is a plain ext4 in its first
+# partition.  libblkid 2.38's crypto_LUKS prober takes such a secondary
+# header for the disk's own (host blkid -p says crypto_LUKS, checked
+# below: the input is what the test says), so the luks layer would ask
+# for a passphrase the disk no longer has.  rescue-init looks for LUKS
+# at the primary header only: no prompt, and the root found in vda1.
+test_luks_stale_secondary_header_is_not_a_container() {
+	luks_image "$T/initrd" || return 1
+	make_root_dir "$T/root" luks-stale
+	make_gpt "$T/d.img" 64 root:"$ROOT_PARTUUID":rest || return 1
+	put_ext4 "$T/d.img" 1 "$T/root" "$ROOT_UUID" stale-root || return 1
+	printf '%s' "$LUKS_PASS" >"$T/pass"
+	truncate -s 8M "$T/old.img"
+	cryptsetup luksFormat --batch-mode --type luks2 --luks2-metadata-size 64k \
+		--luks2-keyslots-size 1m --pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
+		--uuid "$LUKS_UUID" --key-file "$T/pass" "$T/old.img" >"$T/cryptsetup.log" 2>&1 ||
+		{ fail "cryptsetup luksFormat failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
+	dd if="$T/old.img" of="$T/d.img" bs=64K skip=1 seek=1 count=1 conv=notrunc status=none
+	blkid -p "$T/d.img" | grep -q "UUID=\"$LUKS_UUID\" TYPE=\"crypto_LUKS\"" ||
+		{ fail "host blkid does not take the stale header for LUKS:" "$(blkid -p "$T/d.img")"; return 1; }
+	record_sums "$T/d.img"
+	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/d.img" || return 1
+	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
+	expect_no_log "$T/console.log" "$LUKS_UUID" "the stale header's UUID" &&
+	expect_field "$T/console.log" root marker luks-stale &&
+	expect_exec_line /sbin/init /dev/vda1 ext4 ro &&
+	expect_disks_unchanged
+}

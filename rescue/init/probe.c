@@ -20,6 +20,25 @@
 static char *probe_fs[96];
 static size_t probe_fs_count;
 
+/*
+ * LUKS is looked for at its primary header, offset 0, only.  Where that
+ * is not, libblkid 2.38's crypto_LUKS prober looks for a LUKS2 secondary
+ * header at nine offsets from 16 KiB to 4 MiB, and takes one for the
+ * device's own: a disk once LUKS2 and repartitioned without a wipe (the
+ * GPT overwrote the primary) then asked for a passphrase at boot, and a
+ * filesystem holding a LUKS image as a file hid behind it (util-linux
+ * issue 4170; its safeprobe no longer looks there since).  It also cost
+ * seven reads of every other disk.  So the magic at 0 decides: probe
+ * for crypto_LUKS alone where it is, for everything else where it is not.
+ * A container whose primary header is lost is cryptsetup's to repair,
+ * from the rescue shell.
+ */
+#define LUKS_TYPE	"crypto_LUKS"
+static const unsigned char luks_magic[] = { 'L', 'U', 'K', 'S', 0xba, 0xbe };
+static char *probe_fs_no_luks[ARRAY_SIZE(probe_fs)];
+static char *luks_type[] = { LUKS_TYPE, NULL };
+static bool luks_wanted;
+
 static void add_fs(const char *name)
 {
 	size_t i;
@@ -48,6 +67,7 @@ static void add_fs(const char *name)
 void probe_init_filesystems(void)
 {
 	char fs[4096], *line, *nl;
+	size_t i, n;
 
 	if (mounts_read_proc("/proc/filesystems", fs, sizeof(fs)))
 		return;
@@ -62,6 +82,41 @@ void probe_init_filesystems(void)
 	members_probe_types(add_fs);
 	storage_probe_types(add_fs);
 	probe_fs[probe_fs_count] = NULL;
+	for (i = n = 0; i < probe_fs_count; i++) {
+		if (!strcmp(probe_fs[i], LUKS_TYPE))
+			luks_wanted = true;
+		else
+			probe_fs_no_luks[n++] = probe_fs[i];
+	}
+	probe_fs_no_luks[n] = NULL;
+}
+
+static bool has_luks_magic(blkid_probe pr)
+{
+	unsigned char buf[sizeof(luks_magic)];
+
+	return pread(blkid_probe_get_fd(pr), buf, sizeof(buf), 0) ==
+		(ssize_t)sizeof(buf) && !memcmp(buf, luks_magic, sizeof(buf));
+}
+
+/*
+ * Which signatures to look for: those of the kernel's filesystems and
+ * the storage layers (none: every one when asked for the full account),
+ * and crypto_LUKS only where its primary header is (above).
+ */
+static void filter_types(blkid_probe pr, bool full)
+{
+	bool luks = (full || luks_wanted) && has_luks_magic(pr);
+
+	if (luks)
+		blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN,
+						    luks_type);
+	else if (full)
+		blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_NOTIN,
+						    luks_type);
+	else
+		blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN,
+						    probe_fs_no_luks);
 }
 
 static void copy_value(blkid_probe pr, const char *name, char *buf, size_t size)
@@ -101,9 +156,8 @@ static void probe_superblock(blkid_probe pr, struct blkdev *d, bool full)
 					  BLKID_SUBLKS_LABEL |
 					  BLKID_SUBLKS_USAGE);
 	blkid_probe_enable_partitions(pr, 0);
-	if (!full && probe_fs_count)
-		blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN,
-						    probe_fs);
+	if (full || probe_fs_count)
+		filter_types(pr, full);
 	rc = blkid_do_safeprobe(pr);
 	if (rc == 0) {
 		copy_value(pr, "TYPE", d->type, sizeof(d->type));
