@@ -7,7 +7,11 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/magic.h>
+#include <linux/stat.h>
 
 #include "readfile.h"
 #include "rescue-init.h"
@@ -88,6 +92,26 @@ int mounts_parse_line(char *line, struct mountent *m)
 	return 0;
 }
 
+/*
+ * Whether path is the root of a mount, from statx() alone: 1 yes, 0 no
+ * (or no such path), -1 when the kernel does not say (before 5.8).
+ * The boot asks of /dev, /dev/shm and /newroot; mountinfo answers too,
+ * but its first read is the slowest of rescue-init's early steps under
+ * TCG (4-5 ms of cold kernel code, against 1.2 ms for mounting /proc),
+ * and the answer is mostly "nothing there".
+ */
+static int mount_root(const char *path)
+{
+	struct statx stx;
+
+	if (syscall(SYS_statx, AT_FDCWD, path,
+		    AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW, 0, &stx))
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	if (!(stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+		return -1;
+	return !!(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
 /* The topmost mount on target: 0, or -ENOENT when nothing is mounted. */
 int mounts_find(const char *target, struct mountent *m)
 {
@@ -97,6 +121,8 @@ int mounts_find(const char *target, struct mountent *m)
 	bool found = false;
 	int err;
 
+	if (mount_root(target) == 0)
+		return -ENOENT;
 	err = mounts_read_proc("/proc/self/mountinfo", buf, sizeof(buf));
 	if (err)
 		return err;
@@ -219,6 +245,19 @@ static void dev_entries(void)
 }
 
 /*
+ * A mount on /dev that is a tmpfs (a ramfs on a kernel without
+ * CONFIG_TMPFS): the kernel's devtmpfs, which is the only thing that
+ * mounts there before PID 1, told without reading mountinfo.
+ */
+static bool kernel_devtmpfs(void)
+{
+	struct statfs st;
+
+	return mount_root("/dev") == 1 && statfs("/dev", &st) == 0 &&
+	       (st.f_type == TMPFS_MAGIC || st.f_type == RAMFS_MAGIC);
+}
+
+/*
  * Mount /proc, /sys, /run, and devtmpfs on /dev unless the kernel did
  * (EBUSY counts as mounted).  Never an empty tmpfs over /dev.  The
  * first failure is in why.  *devtmpfs_mounted tells whether we did it.
@@ -244,7 +283,9 @@ int mounts_early(bool *devtmpfs_mounted, char *why, size_t size)
 		snprintf(why, size, "unable to mount %s: %s",
 			 access("/sys/class", F_OK) ? "sysfs on /sys" :
 			 "tmpfs on /run", errtext(-err));
-	if (mounts_find("/dev", &dev) == 0) {
+	if (kernel_devtmpfs()) {
+		/* nothing to do */
+	} else if (mounts_find("/dev", &dev) == 0) {
 		if (strcmp(dev.fstype, "devtmpfs"))
 			log_warn("/dev is a %s, not devtmpfs: leaving it as it is",
 				 dev.fstype);

@@ -99,6 +99,12 @@ static void finds_mounts_of_this_process(void **state)
 	assert_int_equal(mounts_find("/", &m), 0);
 	assert_string_equal(m.target, "/");
 	assert_int_equal(mounts_find("/no/such/mount/point", &m), -ENOENT);
+	/* statx() says "not a mount" for a directory in /proc, "a mount"
+	 * for /proc, whose line mountinfo then gives. */
+	assert_int_equal(mounts_find("/proc/self/fd", &m), -ENOENT);
+	assert_int_equal(mounts_find("/proc", &m), 0);
+	assert_string_equal(m.target, "/proc");
+	assert_string_equal(m.fstype, "proc");
 }
 
 int main(void)
