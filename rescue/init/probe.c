@@ -15,7 +15,8 @@
 /*
  * The filesystems this kernel can mount, by libblkid's names: the boot
  * probes only for these, which on TCG takes a quarter of the time of
- * trying every signature.  Empty: no filter.
+ * trying every signature.  Empty: no filter.  crypto_LUKS is not
+ * among them: luks_wanted says it was asked for (below).
  */
 static char *probe_fs[96];
 static size_t probe_fs_count;
@@ -35,7 +36,6 @@ static size_t probe_fs_count;
  */
 #define LUKS_TYPE	"crypto_LUKS"
 static const unsigned char luks_magic[] = { 'L', 'U', 'K', 'S', 0xba, 0xbe };
-static char *probe_fs_no_luks[ARRAY_SIZE(probe_fs)];
 static char *luks_type[] = { LUKS_TYPE, NULL };
 static bool luks_wanted;
 
@@ -43,6 +43,10 @@ static void add_fs(const char *name)
 {
 	size_t i;
 
+	if (!strcmp(name, LUKS_TYPE)) {
+		luks_wanted = true;
+		return;
+	}
 	if (!strcmp(name, "msdos") || !strcmp(name, "fat"))
 		name = "vfat";
 	else if (!strcmp(name, "ntfs3"))
@@ -67,7 +71,6 @@ static void add_fs(const char *name)
 void probe_init_filesystems(void)
 {
 	char fs[4096], *line, *nl;
-	size_t i, n;
 
 	if (mounts_read_proc("/proc/filesystems", fs, sizeof(fs)))
 		return;
@@ -82,13 +85,6 @@ void probe_init_filesystems(void)
 	members_probe_types(add_fs);
 	storage_probe_types(add_fs);
 	probe_fs[probe_fs_count] = NULL;
-	for (i = n = 0; i < probe_fs_count; i++) {
-		if (!strcmp(probe_fs[i], LUKS_TYPE))
-			luks_wanted = true;
-		else
-			probe_fs_no_luks[n++] = probe_fs[i];
-	}
-	probe_fs_no_luks[n] = NULL;
 }
 
 static bool has_luks_magic(blkid_probe pr)
@@ -116,7 +112,7 @@ static void filter_types(blkid_probe pr, bool full)
 						    luks_type);
 	else
 		blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN,
-						    probe_fs_no_luks);
+						    probe_fs);
 }
 
 static void copy_value(blkid_probe pr, const char *name, char *buf, size_t size)
@@ -156,7 +152,7 @@ static void probe_superblock(blkid_probe pr, struct blkdev *d, bool full)
 					  BLKID_SUBLKS_LABEL |
 					  BLKID_SUBLKS_USAGE);
 	blkid_probe_enable_partitions(pr, 0);
-	if (full || probe_fs_count)
+	if (full || probe_fs_count || luks_wanted)
 		filter_types(pr, full);
 	rc = blkid_do_safeprobe(pr);
 	if (rc == 0) {
