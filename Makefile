@@ -22,6 +22,8 @@ DEPS_PACKAGES += debootstrap linux-image-6.12-amd64 linux-source-6.12
 DEPS_PACKAGES += xfsprogs
 # mkrescue --ssh-authorized-keys ships dropbear (tests/network.sh).
 DEPS_PACKAGES += dropbear-bin
+# The ssh client and ssh-keygen that the network tests log in with.
+DEPS_PACKAGES += openssh-client
 # make deb and its test (tests/package.sh, which runs grub-mkconfig in a
 # Debian root booted from a copy of tests/debian-root).
 DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian
@@ -191,6 +193,11 @@ check: check-debian-root $(CHECK_DEPS)
 	$(if $(CHECK_LATER),TESTS_BACKGROUND='$(CHECK_BACKGROUND)' \
 		TESTS_AFTER_BACKGROUND='$(CHECK_KERNEL_GROUPS)') \
 		tests/run $(or $(CHECK_GROUPS),$(TEST_GROUPS))
+
+# The packages make deps installs, for .ci/clean-root's key.
+.PHONY: print-DEPS_PACKAGES
+print-DEPS_PACKAGES:
+	@echo '$(sort $(DEPS_PACKAGES))'
 
 # The background command, for tests/kernel.sh's check of it.
 .PHONY: print-CHECK_BACKGROUND

@@ -37,8 +37,11 @@ MKRESCUE_DEFINES   = -DMKRESCUE_VERSION='"$(MKRESCUE_VERSION)"' \
 	-DMKRESCUE_DEFAULT_INIT='"$(MKRESCUE_INIT)"' \
 	-DMKRESCUE_DEFAULT_MODULE_LIST='"$(MKRESCUE_MODULE_LIST)"'
 
-# The storage tools (--storage) and the libelf mkrescue reads them with.
+# The storage tools (--storage) and the libelf mkrescue reads them with;
+# the static libarchive's own libraries (libarchive-dev does not bring
+# libzstd-dev, and the link names -lzstd and -lz itself).
 DEPS_PACKAGES += libelf-dev mdadm cryptsetup-bin lvm2 dmsetup btrfs-progs
+DEPS_PACKAGES += libzstd-dev zlib1g-dev
 
 TEST_GROUPS += mkrescue mkrescue-errors
 TEST_GROUPS += mkrescue-options mkrescue-storage
