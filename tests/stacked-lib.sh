@@ -49,8 +49,21 @@ for_each_stack_kernel() {
 # kernel driver at work); the tests of rescue-init's own choices
 # (parameters, prompts, fallbacks) are the same code on every kernel.
 # STACK_KERNELS set by hand (STACK_KERNELS=newest tests/run lvm) wins.
+# The oldest stock kernel is to be 6.1 and the newest 6.12: with either
+# missing the test booted less than it promises (the newest one not at
+# all), and it skips, where it used to pass with a note.
 for_each_stack_kernel_and_newest() {
-	STACK_KERNELS=${STACK_KERNELS:-patched stock newest} for_each_stack_kernel "$@"
+	local kernels=${STACK_KERNELS:-patched stock newest} k status series=()
+	STACK_KERNELS=$kernels for_each_stack_kernel "$@"
+	status=$?
+	for k in $kernels; do
+		case $k in
+		stock|dracut) series+=(6.1) ;;
+		newest) series+=(6.12) ;;
+		esac
+	done
+	[ "${#series[@]}" -eq 0 ] || skip_missing_stock_kernels "${series[@]}"
+	return "$status"
 }
 
 # stack_patched: is this run on the patched kernel?
