@@ -55,9 +55,18 @@ test_make_deb_builds_a_lintian_clean_package() {
 		./usr/share/man/man8/update-rescue-images.8.gz; do
 		grep -q " $f\$" "$T/contents" || fail "$f is not in $(basename "$deb")"
 	done
-	lintian "$deb" >"$T/lintian.out" 2>&1
+	# lintian must run and say it is content: a missing or crashing
+	# lintian, or one that exits non-zero (1: it found errors), fails,
+	# and so does any E: or W: line it prints.
+	command -v lintian >/dev/null || { fail "lintian is not installed (make deps)"; return 1; }
+	local status=0
+	lintian "$deb" >"$T/lintian.out" 2>&1 || status=$?
 	if grep -Eq '^[EW]: ' "$T/lintian.out"; then
 		fail "lintian reports errors or warnings:" "$(grep -E '^[EW]: ' "$T/lintian.out")"
+		return 1
+	fi
+	if [ "$status" -ne 0 ]; then
+		fail "lintian $(basename "$deb") exited $status:" "$(tail -n 20 "$T/lintian.out")"
 		return 1
 	fi
 }
@@ -78,7 +87,9 @@ package_closure() { # status packages...
 		flock 9
 		apt-get --download-only "$@" >"$T/apt.log" 2>&1
 	) 9>"$dir.lock" || { fail "apt-get --download-only failed:" "$(tail -n5 "$T/apt.log")"; return 1; }
-	apt-get -s "$@" 2>/dev/null | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*\[\([^]]*\)\])$/\1 \2 \3/p' >"$T/apt.inst"
+	apt-get -s "$@" >"$T/apt-s.log" 2>&1 ||
+		{ fail "apt-get -s failed:" "$(tail -n5 "$T/apt-s.log")"; return 1; }
+	sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*\[\([^]]*\)\])$/\1 \2 \3/p' "$T/apt-s.log" >"$T/apt.inst"
 	while read -r name ver arch; do
 		[ "$name" != devtmpfs-rescue ] || continue
 		f=$dir/${name}_${ver/:/%3a}_$arch.deb
