@@ -63,7 +63,7 @@ TEST_MODULE    = $(call test_module,6.1)
 
 # Each part adds the test groups (tests/GROUP.sh) it owns and what they
 # need built; `make check` runs all groups in one tests/run, which ends
-# with a single "N passed, N failed" line.
+# with a single "N passed, N failed, N skipped" line.
 TEST_GROUPS = kernel kernel-userspace image dracut
 # A Debian 12 root with systemd on the stock kernels (tests/debian-root).
 TEST_GROUPS += debian
