@@ -77,6 +77,59 @@ test_unwritable_output_is_one_error() {
 	fi
 }
 
+# --ssh-authorized-keys takes public keys only: "a private key is
+# refused" (README), in one line that names the file and says why, even
+# with a public key beside it in the file.  Its .pub is accepted.
+test_private_key_as_ssh_authorized_keys_is_refused() {
+	mk_setup || return 1
+	local keys status
+	ssh-keygen -q -t ed25519 -N '' -C rescue-test -f "$T/id_ed25519" ||
+		{ fail "ssh-keygen failed"; return 1; }
+	cat "$T/id_ed25519.pub" "$T/id_ed25519" >"$T/both"
+	for keys in "$T/id_ed25519" "$T/both"; do
+		mk --ssh-authorized-keys "$keys" -o "$T/rescue.img" >"$T/stdout" 2>"$T/stderr"
+		status=$?
+		[ "$status" -ne 0 ] ||
+			{ fail "mkrescue took the private key $keys as authorized_keys"; return 1; }
+		[ "$(wc -l <"$T/stderr")" -eq 1 ] ||
+			{ fail "expected one error line for $keys, got:" "$(cat "$T/stderr")"; return 1; }
+		grep -qE "^mkrescue: .*--ssh-authorized-keys $keys: .*private key" "$T/stderr" ||
+			{ fail "the error does not name $keys and say it is a private key:" \
+				"$(cat "$T/stderr")"; return 1; }
+		expect_no_file_left "$T/rescue.img" || return 1
+	done
+	mk --ssh-authorized-keys "$T/id_ed25519.pub" -o "$T/rescue.img" 2>"$T/stderr" ||
+		fail "the public key was refused too:" "$(cat "$T/stderr")"
+}
+
+# --ssh-host-key FILE that is missing, a directory or unreadable: one
+# line naming it, no image, rather than an image with no host key.
+test_missing_or_unreadable_ssh_host_key_is_one_error() {
+	mk_setup || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
+	dropbearkey -t ed25519 -f "$T/host_key" >/dev/null 2>&1 ||
+		{ fail "ssh-keygen or dropbearkey failed"; return 1; }
+	expect_failure "--ssh-host-key $T/no-key: No such file" "$T/rescue.img" \
+		mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/no-key" || return 1
+	mkdir "$T/key-dir"
+	expect_failure "$T/key-dir: Is a directory" "$T/rescue.img" \
+		mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/key-dir" || return 1
+	chmod 0600 "$T/host_key"
+	# root reads anything: check as nobody when running as root.
+	if [ "$(id -u)" -eq 0 ]; then
+		chmod o+x "$T" && chmod o+r "$T/user.pub" && mkdir -m 0777 "$T/out" ||
+			return 1
+		expect_failure "$T/host_key: Permission denied" "$T/out/rescue.img" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$MKRESCUE" --init "$MK_INIT" --ssh-authorized-keys "$T/user.pub" \
+			--ssh-host-key "$T/host_key"
+	else
+		chmod 0 "$T/host_key"
+		expect_failure "$T/host_key: Permission denied" "$T/rescue.img" \
+			mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/host_key"
+	fi
+}
+
 test_failed_run_keeps_the_previous_image() {
 	mk_setup || return 1
 	mk -o "$T/rescue.img" && cp "$T/rescue.img" "$T/before" || return 1

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/mkrescue.sh: the generator on the host, no VM: what an image holds
 # (layout, busybox applets, modules of the Debian stock kernel, pruned
-# index files, --include), that it is reproducible, its compressed
-# formats, and what it costs in bytes.  Bad input: mkrescue-errors.sh.
+# index files, --include, the SSH host key), that it is reproducible,
+# its compressed formats, and what it costs in bytes.  Bad input:
+# mkrescue-errors.sh.
 
 . "$TOP/tests/mkrescue-lib.sh"
 
@@ -427,6 +428,68 @@ test_include_adds_files_and_trees() {
 	cmp "$T/x/opt/kit/tool" "$T/tree/tool" && cmp "$T/x/etc/motd" "$T/motd" &&
 	cmp "$T/x/etc/profile" "$T/profile" ||
 		fail "included contents differ (or /etc/profile was not replaced)"
+}
+
+# ---- SSH: the host key ---------------------------------------------------
+
+# The host key the image gives dropbear (rescue/init/network.c: -r).
+ssh_host_key_of() { # img out
+	bsdtar -xOf "$1" etc/dropbear/dropbear_ed25519_host_key >"$2" 2>/dev/null &&
+		[ -s "$2" ] || fail "no etc/dropbear/dropbear_ed25519_host_key in $1"
+}
+
+# The SHA256 fingerprint of a host key, as dropbear reads it (empty if
+# dropbear cannot read it).
+dropbear_fingerprint() { # key
+	dropbearkey -y -f "$1" 2>/dev/null | sed -n 's/^Fingerprint: //p'
+}
+
+# --ssh-host-key FILE "gives it the machine's own identity" (README): the
+# image's host key is that file, byte for byte, root's only; mkrescue
+# does not claim to have made one.
+test_ssh_host_key_is_the_file_given() {
+	mk_setup || return 1
+	local fp
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
+	dropbearkey -t ed25519 -f "$T/host_key" >/dev/null 2>&1 ||
+		{ fail "ssh-keygen or dropbearkey failed"; return 1; }
+	mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/host_key" \
+		-o "$T/rescue.img" 2>"$T/stderr" ||
+		{ fail "mkrescue --ssh-host-key failed:" "$(cat "$T/stderr")"; return 1; }
+	list_image "$T/rescue.img" >"$T/list"
+	expect_entry "$T/list" -rw------- etc/dropbear/dropbear_ed25519_host_key &&
+	ssh_host_key_of "$T/rescue.img" "$T/in-image" || return 1
+	cmp -s "$T/in-image" "$T/host_key" ||
+		{ fail "the image's host key is not the file given to --ssh-host-key"; return 1; }
+	fp=$(dropbear_fingerprint "$T/host_key")
+	[ -n "$fp" ] && [ "$(dropbear_fingerprint "$T/in-image")" = "$fp" ] ||
+		{ fail "the image's host key is not $fp"; return 1; }
+	! grep -q 'SSH host key made' "$T/stderr" ||
+		fail "a key was given, yet mkrescue says it made one:" "$(cat "$T/stderr")"
+	note "host key given and in the image: ed25519 $fp"
+}
+
+# Without --ssh-host-key, each image gets a new key, and the fingerprint
+# printed "for your known_hosts" (README) is the one of the key inside.
+test_ssh_host_key_made_is_the_one_printed() {
+	mk_setup || return 1
+	local n printed inside seen=
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" || { fail "ssh-keygen failed"; return 1; }
+	for n in 1 2; do
+		mk --ssh-authorized-keys "$T/user.pub" -o "$T/rescue$n.img" 2>"$T/stderr$n" ||
+			{ fail "mkrescue --ssh-authorized-keys failed:" "$(cat "$T/stderr$n")"; return 1; }
+		printed=$(sed -n 's/^mkrescue: SSH host key made for this image: ed25519 \(SHA256:[^ ]*\) .*/\1/p' \
+			"$T/stderr$n")
+		[ -n "$printed" ] ||
+			{ fail "no fingerprint printed:" "$(cat "$T/stderr$n")"; return 1; }
+		ssh_host_key_of "$T/rescue$n.img" "$T/in-image$n" || return 1
+		inside=$(dropbear_fingerprint "$T/in-image$n")
+		[ "$inside" = "$printed" ] ||
+			{ fail "mkrescue printed $printed, the image's host key is ${inside:-not a key dropbear reads}"; return 1; }
+		[ "$printed" != "$seen" ] ||
+			{ fail "two images got the same host key $printed"; return 1; }
+		seen=$printed
+	done
 }
 
 # ---- cost ---------------------------------------------------------------
