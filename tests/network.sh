@@ -284,6 +284,75 @@ test_luks_passphrase_given_over_ssh() {
 	expect_disks_unchanged
 }
 
+# dracut_ssh_image CONF OUT LOG: a dracut image with the module and the
+# dracut.conf lines CONF, without kernel modules or compression: only
+# what install() puts in it is looked at.  No boot.  dracut's status is
+# returned, and a failure is the caller's to judge.
+dracut_ssh_image() {
+	local kver
+	kver=$(stock_kernel_version) && dracut_install_tree "$T/dest" || return 1
+	rm -rf "$T/conf.d" && mkdir -p "$T/conf.d" && printf '%s\n' "$1" >"$T/conf.d/ssh.conf" &&
+	dracut_in_tree "$kver" "$T/dest" "$2" "$3" --no-hostonly --no-kernel --no-compress \
+		--confdir "$T/conf.d" --add devtmpfs-rescue \
+		--omit "$(bash -c '. "$1" && devtmpfs_rescue_modules_in missing' _ \
+			"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh")"
+}
+
+# expect_dracut_host_key IMG LOG KEY FINGERPRINT: the image's host key,
+# root's only, is one dropbear reads with that fingerprint, the one the
+# build printed for KEY; the build did not say it made one.
+expect_dracut_host_key() {
+	local img=$1 log=$2 key=$3 want=$4 got line
+	lsinitrd "$img" >"$img.list" 2>&1
+	grep -Eq '^-rw------- .* etc/dropbear/dropbear_ed25519_host_key$' "$img.list" ||
+		{ fail "no root-only etc/dropbear/dropbear_ed25519_host_key in $img:" \
+			"$(grep dropbear_ed25519 "$img.list")"; return 1; }
+	lsinitrd -f etc/dropbear/dropbear_ed25519_host_key "$img" >"$img.key" 2>/dev/null
+	got=$(dropbearkey -y -f "$img.key" 2>/dev/null | sed -n 's/^Fingerprint: //p')
+	[ "$got" = "$want" ] ||
+		{ fail "the image's host key is ${got:-not a key dropbear reads}, not $want"; return 1; }
+	line=$(grep -F "devtmpfs-rescue: SSH host key from dropbear_ed25519_key=$key (" "$log")
+	[[ $line == *": $want" ]] ||
+		{ fail "the build did not print $want for $key:" \
+			"$(grep -F 'SSH host key' "$log")"; return 1; }
+	expect_no_log "$log" 'SSH host key made' "a key made though one was given"
+}
+
+# dracut-crypt-ssh's dropbear_ed25519_key=PATH (README): the image holds
+# that host key, whose fingerprint the build prints.  A key in dropbear's format goes in byte for byte; one
+# in OpenSSH's format (dracut-crypt-ssh's default, as ssh-keygen writes
+# it) in dropbear's, since rescue-init's dropbear reads no other.  A
+# file that is neither fails the build, naming it.
+test_dracut_image_with_the_given_host_key() {
+	local fp
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
+	dropbearkey -t ed25519 -f "$T/dropbear_key" >/dev/null 2>&1 &&
+	ssh-keygen -q -t ed25519 -N '' -f "$T/openssh_key" ||
+		{ fail "ssh-keygen or dropbearkey failed"; return 1; }
+	fp=$(dropbearkey -y -f "$T/dropbear_key" | sed -n 's/^Fingerprint: //p')
+	dracut_ssh_image "dropbear_acl=\"$T/user.pub\"
+dropbear_ed25519_key=\"$T/dropbear_key\"" "$T/dropbear.img" "$T/dropbear.log" ||
+		{ fail "dracut failed:" "$(tail -5 "$T/dropbear.log")"; return 1; }
+	expect_dracut_host_key "$T/dropbear.img" "$T/dropbear.log" "$T/dropbear_key" "$fp" || return 1
+	cmp -s "$T/dropbear.img.key" "$T/dropbear_key" ||
+		{ fail "the image's host key is not the file given, byte for byte"; return 1; }
+	note "dropbear's format: ed25519 $fp"
+	fp=$(ssh-keygen -lf "$T/openssh_key" | awk '{ print $2 }')
+	dracut_ssh_image "dropbear_acl=\"$T/user.pub\"
+dropbear_ed25519_key=\"$T/openssh_key\"" "$T/openssh.img" "$T/openssh.log" ||
+		{ fail "dracut failed:" "$(tail -5 "$T/openssh.log")"; return 1; }
+	expect_dracut_host_key "$T/openssh.img" "$T/openssh.log" "$T/openssh_key" "$fp" || return 1
+	note "OpenSSH's format: ed25519 $fp"
+	echo "not a key" >"$T/not_a_key"
+	dracut_ssh_image "dropbear_acl=\"$T/user.pub\"
+dropbear_ed25519_key=\"$T/not_a_key\"" "$T/bad.img" "$T/bad.log" &&
+		{ fail "dracut took $T/not_a_key as a host key"; return 1; }
+	[ ! -e "$T/bad.img" ] || { fail "dracut left an image behind"; return 1; }
+	grep -q "devtmpfs-rescue: .*dropbear_ed25519_key=$T/not_a_key" "$T/bad.log" ||
+		fail "the build's error does not name dropbear_ed25519_key=$T/not_a_key:" \
+			"$(tail -3 "$T/bad.log")"
+}
+
 # dracut --add devtmpfs-rescue with dracut-crypt-ssh's dropbear_acl= in a
 # dracut.conf: the same SSH rescue shell, on the stock kernel.
 test_dracut_image_with_ssh() {

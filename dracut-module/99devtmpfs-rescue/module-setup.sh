@@ -123,10 +123,13 @@ devtmpfs_rescue_layers_install() {
 # Rescue over SSH, with dracut-crypt-ssh's settings in dracut.conf:
 # dropbear_acl= root's authorized_keys (public keys only), and
 # dropbear_ed25519_key= the host key (default GENERATE: made now, its
-# fingerprint said, since the image holds it).  rescue-init starts
-# dropbear once ip= has configured the network; udhcpc is busybox's.
+# fingerprint said, since the image holds it), in dropbear's format or,
+# as dracut-crypt-ssh takes it by default, OpenSSH's: converted, since
+# dropbear reads no other.  rescue-init starts dropbear once ip= has
+# configured the network; udhcpc is busybox's.
 devtmpfs_rescue_ssh_install() {
-    local key=${dropbear_ed25519_key:-GENERATE} out fp
+    local key=${dropbear_ed25519_key:-GENERATE} out fp how
+    local host_key=$initdir/etc/dropbear/dropbear_ed25519_host_key
     if [[ ! -r $dropbear_acl ]] || grep -q 'PRIVATE KEY' "$dropbear_acl"; then
         dfatal "devtmpfs-rescue: dropbear_acl=$dropbear_acl is not a readable file of public keys"
         return 1
@@ -140,14 +143,27 @@ devtmpfs_rescue_ssh_install() {
     command install -m 0600 "$dropbear_acl" "$initdir/root/.ssh/authorized_keys"
     mkdir -p "$initdir/etc/dropbear"
     if [[ $key == GENERATE ]]; then
-        out=$(dropbearkey -t ed25519 -f "$initdir/etc/dropbear/dropbear_ed25519_host_key" 2>&1) || {
+        out=$(dropbearkey -t ed25519 -f "$host_key" 2>&1) || {
             dfatal "devtmpfs-rescue: dropbearkey failed: $out"
             return 1
         }
         fp=$(grep -o 'SHA256:[^ ]*' <<<"$out")
         dinfo "devtmpfs-rescue: SSH host key made for this image: ed25519 ${fp:-?} (the image holds it: keep the image private)"
     else
-        command install -m 0600 "$key" "$initdir/etc/dropbear/dropbear_ed25519_host_key" || return 1
+        rm -f "$host_key"
+        if dropbearkey -y -f "$key" >/dev/null 2>&1; then
+            command install -m 0600 "$key" "$host_key" || return 1
+            how="dropbear's format"
+        elif (umask 077 && dropbearconvert openssh dropbear "$key" "$host_key") >/dev/null 2>&1; then
+            how="converted from OpenSSH's format"
+        else
+            rm -f "$host_key"
+            dfatal "devtmpfs-rescue: dropbear_ed25519_key=$key is not a host key in dropbear's or OpenSSH's format (neither dropbearkey -y nor dropbearconvert reads it)"
+            return 1
+        fi
+        chmod 0600 "$host_key"
+        fp=$(dropbearkey -y -f "$host_key" 2>/dev/null | grep -o 'SHA256:[^ ]*')
+        dinfo "devtmpfs-rescue: SSH host key from dropbear_ed25519_key=$key ($how): ${fp:-?}"
     fi
     # dropbear finds the keys through root's home directory.
     grep -q '^root:' "$initdir/etc/passwd" 2>/dev/null ||
