@@ -15,8 +15,9 @@ PACKAGE_UUID=5e1d0b7a-3c2f-4d8e-9b6a-0f1e2d3c4b5a
 PACKAGE_BUILD=$BUILD/tests/package-build
 PACKAGE_CACHE=${DEBIAN_ROOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/devtmpfs-rescue}
 PACKAGE_TIMEOUT=${PACKAGE_TIMEOUT:-300}
-# What the root gets beside ours: GRUB's tools, and the kernel.
-PACKAGE_EXTRA="grub-common grub2-common linux-image-amd64"
+# What the root gets beside ours: GRUB's tools, and two kernels (the
+# rescue entries then go in a submenu, newest first).
+PACKAGE_EXTRA="grub-common grub2-common linux-image-amd64 linux-image-6.12-amd64"
 
 # package_deb [--force]: the .deb of this tree, built by make deb into
 # $PACKAGE_BUILD, again when what it is built from changed (or with
@@ -133,6 +134,16 @@ root_dpkg_i() { # tree log files...
 	[ "$status" -eq 0 ] || { fail "dpkg -i in the root failed:" "$(tail -n 15 "$log")"; return 1; }
 }
 
+# package_ran_update_grub LOG WHAT: the maintainer script's log shows
+# update-grub's start, and either its end or the script's line naming
+# the failure ("...: WHAT").
+package_ran_update_grub() {
+	grep -q '^Generating grub configuration file' "$1" ||
+		{ fail "the package's script ran no update-grub with a grub.cfg there:" "$(cat "$1")"; return 1; }
+	grep -q '^done$' "$1" || grep -qF "devtmpfs-rescue: update-grub failed: $2" "$1" ||
+		{ fail "update-grub neither ended nor was its failure named:" "$(cat "$1")"; return 1; }
+}
+
 # The menu entry titled TITLE in a grub.cfg: "KERNEL INITRD ARGS...".
 grub_entry() { # cfg title
 	awk -v t="$2" '
@@ -144,7 +155,7 @@ grub_entry() { # cfg title
 }
 
 test_kernel_hooks_and_grub_entry_on_a_debian_root() {
-	local deb img tree kver status debs_a debs_b cfg entry kernel initrd args
+	local deb img tree kver kver_new status debs_a debs_b cfg entry kernel initrd args
 	deb=$(package_deb) || return 1
 	img=$("$TOP/tests/debian-root" 2>"$T/debian-root.log") ||
 		{ fail "tests/debian-root failed:" "$(tail -n5 "$T/debian-root.log")"; return 1; }
@@ -161,9 +172,12 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	debs_a=$(package_closure "$tree/var/lib/dpkg/status" "$deb") || return 1
 	debs_b=$(package_closure "$tree/var/lib/dpkg/status" "$deb" $PACKAGE_EXTRA) || return 1
 	debs_b=$(comm -13 <(echo "$debs_a" | sort) <(echo "$debs_b" | sort))
-	kver=$(echo "$debs_b" | sed -n 's|.*/linux-image-\([0-9][^_]*-amd64\)_.*|\1|p')
-	[ -n "$kver" ] || { fail "no linux-image-KVER among the .debs of linux-image-amd64"; return 1; }
-	note "kernel $kver; $(echo "$debs_a" | wc -l) + $(echo "$debs_b" | wc -l) packages"
+	kver=$(echo "$debs_b" | sed -n 's|.*/linux-image-\([0-9][^_]*-amd64\)_.*|\1|p' | sort -V)
+	kver_new=$(echo "$kver" | tail -n1)
+	kver=$(echo "$kver" | head -n1)
+	[ -n "$kver" ] && [ "$kver" != "$kver_new" ] ||
+		{ fail "not two linux-image-KVER among the .debs of $PACKAGE_EXTRA: $kver"; return 1; }
+	note "kernels $kver and $kver_new; $(echo "$debs_a" | wc -l) + $(echo "$debs_b" | wc -l) packages"
 
 	chroot_mount "$tree" || return 1
 	root_dpkg_i "$tree" "$T/dpkg-a.log" $debs_a "$deb" || return 1
@@ -186,11 +200,14 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	echo update_initramfs=no >"$tree/etc/initramfs-tools/update-initramfs.conf"
 	root_dpkg_i "$tree" "$T/dpkg-b.log" $debs_b || return 1
 	chmod -x "$tree"/etc/grub.d/{20_linux_xen,30_os-prober,30_uefi-firmware} 2>/dev/null
-	[ -s "$tree/boot/rescue.img-$kver" ] ||
-		{ fail "installing linux-image-$kver wrote no /boot/rescue.img-$kver:" \
-			"$(grep -i rescue "$T/dpkg-b.log")"; return 1; }
-	expect_log "$T/dpkg-b.log" "^update-rescue-images: wrote /boot/rescue.img-$kver\$" \
-		"the hook's line" || return 1
+	local k
+	for k in "$kver" "$kver_new"; do
+		[ -s "$tree/boot/rescue.img-$k" ] ||
+			{ fail "installing linux-image-$k wrote no /boot/rescue.img-$k:" \
+				"$(grep -i rescue "$T/dpkg-b.log")"; return 1; }
+		expect_log "$T/dpkg-b.log" "^update-rescue-images: wrote /boot/rescue.img-$k\$" \
+			"the hook's line" || return 1
+	done
 	bsdtar -tf "$tree/boot/rescue.img-$kver" | grep -q "^lib/modules/$kver/modules.dep$" ||
 		{ fail "/boot/rescue.img-$kver holds no modules of $kver"; return 1; }
 
@@ -235,6 +252,14 @@ EOF
 			"$(grep -E "^ *(menuentry|submenu)" "$cfg")"; return 1; }
 	read -r kernel initrd args <<<"$entry"
 	note "grub entry: linux $kernel $args; initrd $initrd"
+	# Two kernels with an image: a submenu, the newest kernel first.
+	grep -q "^submenu 'Rescue shell (devtmpfs-rescue)' " "$cfg" ||
+		{ fail "no 'Rescue shell (devtmpfs-rescue)' submenu for two kernels:" \
+			"$(grep -E "^ *(menuentry|submenu)" "$cfg")"; return 1; }
+	[ "$(sed -n "s/^\tmenuentry 'Rescue shell (devtmpfs-rescue), Linux \([^']*\)'.*/\1/p" "$cfg" |
+		paste -sd' ')" = "$kver_new $kver" ] ||
+		{ fail "the submenu does not hold $kver_new then $kver:" \
+			"$(grep -E "^ *(menuentry|submenu)" "$cfg")"; return 1; }
 	local want
 	for want in "root=UUID=$PACKAGE_UUID" rescue console=ttyS0; do
 		case " $args " in
@@ -263,13 +288,23 @@ EOF
 	expect_log "$T/boot2.log" 'rescue: exec /sbin/init on /dev/vda' "the boot going on after exit" ||
 		return 1
 
-	# The package's own scripts, then the kernel's removal.
+	# The package's own scripts, then the kernel's removal.  With a
+	# grub.cfg, removing and installing the package run update-grub: in
+	# this chroot grub-probe finds no device for /, so update-grub
+	# fails there, and the scripts must say so and go on (the menu it
+	# writes on a machine is checked above, in the booted root).
 	chroot_mount "$tree" || return 1
+	mkdir -p "$tree/boot/grub" && echo '# the package test' >"$tree/boot/grub/grub.cfg"
 	in_root "$tree" "$T/dpkg-r.log" dpkg -r devtmpfs-rescue ||
 		{ fail "dpkg -r devtmpfs-rescue failed:" "$(tail -n5 "$T/dpkg-r.log")"; return 1; }
+	package_ran_update_grub "$T/dpkg-r.log" "the boot menu may still list rescue entries" ||
+		return 1
 	[ ! -e "$tree/boot/rescue.img-$kver" ] ||
 		{ fail "removing devtmpfs-rescue left /boot/rescue.img-$kver"; return 1; }
 	root_dpkg_i "$tree" "$T/dpkg-reinstall.log" "$deb" || return 1
+	package_ran_update_grub "$T/dpkg-reinstall.log" "no rescue entry in the boot menu yet" ||
+		return 1
+	rm -f "$tree/boot/grub/grub.cfg"
 	[ -s "$tree/boot/rescue.img-$kver" ] ||
 		{ fail "installing devtmpfs-rescue on a root with $kver wrote no image"; return 1; }
 	# A hook that cannot write the image says so in one line and lets
@@ -290,4 +325,116 @@ EOF
 		{ fail "removing linux-image-$kver left /boot/rescue.img-$kver"; return 1; }
 	chroot_umount "$tree"
 	rm -rf "$tree" "$T/root.img"
+}
+
+# rescue_img_lists IMG REGEX: the image's file list has a match; an
+# image that cannot be listed, or that has no /init, fails the test (a
+# check that a file is absent must not pass on an unreadable image).
+rescue_img_lists() {
+	local list
+	list=$(bsdtar -tf "$1" 2>&1) && grep -qx init <<<"$list" ||
+		{ fail "unable to list $1:" "$(tail -n3 <<<"$list")"; return 2; }
+	grep -Eq -- "$2" <<<"$list"
+}
+
+# What rescue.conf, update-rescue-images' options and the systemd
+# kernel-install plugin do, in a chroot of the Debian root with the
+# package and a kernel installed: no boot, every claim of
+# update-rescue-images(8) and rescue.conf's comments checked on the
+# image written.
+test_rescue_conf_update_rescue_images_and_kernel_install() {
+	local deb img tree kver debs out conf update=/usr/sbin/update-rescue-images
+	deb=$(package_deb) || return 1
+	img=$("$TOP/tests/debian-root" 2>"$T/debian-root.log") ||
+		{ fail "tests/debian-root failed:" "$(tail -n5 "$T/debian-root.log")"; return 1; }
+	PACKAGE_TREE=$T/tree
+	tree=$PACKAGE_TREE
+	cp -a "${img%-*}.tree" "$tree" || { fail "unable to copy ${img%-*}.tree"; return 1; }
+	trap 'chroot_umount "$PACKAGE_TREE"' EXIT
+	debs=$(package_closure "$tree/var/lib/dpkg/status" "$deb" linux-image-amd64) || return 1
+	kver=$(echo "$debs" | sed -n 's|.*/linux-image-\([0-9][^_]*-amd64\)_.*|\1|p')
+	[ -n "$kver" ] || { fail "no linux-image-KVER among the .debs of linux-image-amd64"; return 1; }
+	mkdir -p "$tree/etc/initramfs-tools/conf.d"
+	echo MODULES=list >"$tree/etc/initramfs-tools/conf.d/package-test.conf"
+	echo update_initramfs=no >"$tree/etc/initramfs-tools/update-initramfs.conf"
+	chroot_mount "$tree" || return 1
+	root_dpkg_i "$tree" "$T/dpkg.log" $debs "$deb" || return 1
+	img=$tree/boot/rescue.img-$kver
+	[ -s "$img" ] || { fail "installing the package and $kver wrote no $img"; return 1; }
+	# The defaults: zstd, e2fsck in, isofs (a listed module) in.
+	[ "$(od -An -tx1 -N4 "$img" | tr -d ' ')" = 28b52ffd ] ||
+		fail "the default image is not zstd: $(od -An -tx1 -N4 "$img")"
+	rescue_img_lists "$img" '^sbin/fsck\.ext4$' || fail "the default image has no sbin/fsck.ext4 (e2fsck)"
+	rescue_img_lists "$img" "^lib/modules/$kver/.*/isofs\.ko" || fail "the default image has no isofs.ko"
+
+	# -q: the image written, nothing said; -d: removed, with its line.
+	rm -f "$img"
+	in_root "$tree" "$T/q.log" "$update" -q "$kver" || fail "update-rescue-images -q $kver failed:" "$(cat "$T/q.log")"
+	[ -s "$img" ] || fail "update-rescue-images -q $kver wrote no image"
+	[ ! -s "$T/q.log" ] || fail "update-rescue-images -q said:" "$(cat "$T/q.log")"
+	in_root "$tree" "$T/d.log" "$update" -d "$kver" || fail "update-rescue-images -d $kver failed:" "$(cat "$T/d.log")"
+	[ ! -e "$img" ] || fail "update-rescue-images -d $kver left $img"
+	grep -qx "update-rescue-images: removed /boot/rescue.img-$kver" "$T/d.log" ||
+		fail "update-rescue-images -d said:" "$(cat "$T/d.log")"
+	in_root "$tree" "$T/q.log" "$update" "$kver" && in_root "$tree" "$T/dq.log" "$update" -d -q "$kver" ||
+		fail "update-rescue-images, then -d -q, failed:" "$(cat "$T/q.log" "$T/dq.log")"
+	[ ! -e "$img" ] && [ ! -s "$T/dq.log" ] || fail "update-rescue-images -d -q left $img or said:" "$(cat "$T/dq.log")"
+
+	# rescue.conf: each option, on the image it writes.
+	conf=$tree/etc/devtmpfs-rescue/rescue.conf
+	echo 'rescue.conf of the package test' >"$tree/etc/package-test-include"
+	cat >>"$conf" <<-'CONF'
+	COMPRESS=gzip
+	COMPRESS_LEVEL=1
+	MODULES="udf nbd"
+	INCLUDE="/etc/package-test-include:/etc/included-by-rescue-conf"
+	E2FSCK=no
+	BOOTDIR=/boot/rescue-conf
+	CONF
+	mkdir -p "$tree/boot/rescue-conf"
+	cp "$tree/boot/vmlinuz-$kver" "$tree/boot/rescue-conf/"
+	in_root "$tree" "$T/conf.log" "$update" "$kver" ||
+		{ fail "update-rescue-images with rescue.conf's options failed:" "$(cat "$T/conf.log")"; return 1; }
+	img=$tree/boot/rescue-conf/rescue.img-$kver
+	[ -s "$img" ] || { fail "BOOTDIR=/boot/rescue-conf: no $img:" "$(cat "$T/conf.log")"; return 1; }
+	[ "$(od -An -tx1 -N2 "$img" | tr -d ' ')" = 1f8b ] || fail "COMPRESS=gzip: the image is not gzip"
+	rescue_img_lists "$img" "^lib/modules/$kver/.*/udf\.ko" || fail "MODULES: no udf.ko in the image"
+	rescue_img_lists "$img" "^lib/modules/$kver/.*/nbd\.ko" || fail "MODULES: no nbd.ko in the image"
+	rescue_img_lists "$img" '^etc/included-by-rescue-conf$' || fail "INCLUDE: no etc/included-by-rescue-conf"
+	rescue_img_lists "$img" '^sbin/fsck\.ext4$'
+	[ $? -eq 1 ] || fail "E2FSCK=no: sbin/fsck.ext4 (e2fsck) is in the image"
+	# The level: gzip -9 of the same image is smaller than -1.
+	local size1 size9
+	size1=$(stat -c %s "$img")
+	sed -i 's/^COMPRESS_LEVEL=1$/COMPRESS_LEVEL=9/' "$conf"
+	in_root "$tree" "$T/conf9.log" "$update" -q "$kver" || fail "COMPRESS_LEVEL=9 failed:" "$(cat "$T/conf9.log")"
+	size9=$(stat -c %s "$img")
+	note "COMPRESS=gzip: level 1 $size1 B, level 9 $size9 B"
+	[ "$size9" -lt "$size1" ] || fail "COMPRESS_LEVEL=9 ($size9 B) is not smaller than 1 ($size1 B)"
+	# STORAGE=yes on a root without the storage tools: one line, why.
+	echo STORAGE=yes >>"$conf"
+	in_root "$tree" "$T/storage.log" "$update" "$kver" &&
+		fail "STORAGE=yes without mdadm, cryptsetup, lvm installed succeeded"
+	grep -q "^update-rescue-images: no rescue image for Linux $kver: " "$T/storage.log" ||
+		fail "STORAGE=yes without the tools: not the line naming the kernel:" "$(cat "$T/storage.log")"
+	# Back to the defaults for the plugin.
+	sed -i '/^[A-Z_]*=/d' "$conf"
+
+	# The systemd kernel-install plugin: add writes the image, remove
+	# removes it, and inside a Debian kernel hook it leaves them to the
+	# hook (it would otherwise write the image twice).
+	local plugin=/usr/lib/kernel/install.d/60-devtmpfs-rescue.install
+	img=$tree/boot/rescue.img-$kver
+	rm -f "$img"
+	in_root "$tree" "$T/ki-add.log" "$plugin" add "$kver" /boot/entry "/boot/vmlinuz-$kver" ||
+		fail "$plugin add failed:" "$(cat "$T/ki-add.log")"
+	[ -s "$img" ] || fail "$plugin add $kver wrote no /boot/rescue.img-$kver:" "$(cat "$T/ki-add.log")"
+	in_root "$tree" "$T/ki-remove.log" "$plugin" remove "$kver" /boot/entry ||
+		fail "$plugin remove failed:" "$(cat "$T/ki-remove.log")"
+	[ ! -e "$img" ] || fail "$plugin remove $kver left /boot/rescue.img-$kver"
+	in_root "$tree" "$T/ki-deb.log" env DEB_MAINT_PARAMS=configure "$plugin" add "$kver" /boot/entry \
+		"/boot/vmlinuz-$kver" || fail "$plugin add inside a Debian hook failed"
+	[ ! -e "$img" ] || fail "$plugin wrote an image inside a Debian kernel hook (DEB_MAINT_PARAMS set)"
+	chroot_umount "$tree"
+	rm -rf "$tree"
 }

@@ -8,8 +8,8 @@ include tests/parsers.mk
 # ---- settings ---------------------------------------------------------
 UNIT_DIR        = $(BUILD)/tests/unit
 UNIT_OBJDIR     = $(BUILD)/obj/unit
-CMOCKA_CFLAGS  := $(shell pkg-config --cflags cmocka)
-CMOCKA_LIBS    := $(shell pkg-config --libs cmocka)
+CMOCKA_CFLAGS   = $(shell pkg-config --cflags cmocka)
+CMOCKA_LIBS     = $(shell pkg-config --libs cmocka)
 UNIT_SANITIZE   = -fsanitize=address,undefined -fno-omit-frame-pointer \
 		  -fno-sanitize-recover=all
 UNIT_CFLAGS     = -std=gnu11 -O1 -g $(WARNINGS) $(UNIT_SANITIZE) \
