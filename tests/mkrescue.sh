@@ -406,6 +406,9 @@ test_modules_resolve_deps_softdeps_and_aliases() {
 
 # ---- --include ----------------------------------------------------------
 
+# Files and trees at their place; modes normalized (0755 or 0644) less
+# what the source withholds from group and others (0750 stays 0750,
+# 0600 stays 0600: a key file stays private in the image).
 test_include_adds_files_and_trees() {
 	mk_setup || return 1
 	mkdir -p "$T/tree/sub"
@@ -420,14 +423,51 @@ test_include_adds_files_and_trees() {
 	expect_entry "$T/list" -rw-r--r-- etc/motd &&
 	expect_entry "$T/list" drwxr-xr-x opt &&
 	expect_entry "$T/list" drwxr-xr-x opt/kit &&
-	expect_entry "$T/list" -rwxr-xr-x opt/kit/tool &&
+	expect_entry "$T/list" -rwxr-x--- opt/kit/tool &&
 	expect_entry "$T/list" drwxr-xr-x opt/kit/sub &&
-	expect_entry "$T/list" -rw-r--r-- opt/kit/sub/data &&
+	expect_entry "$T/list" -rw------- opt/kit/sub/data &&
 	expect_entry "$T/list" lrwxrwxrwx opt/kit/link sub/data || return 1
 	mkdir "$T/x" && (cd "$T/x" && bsdcpio -id --quiet <"$T/rescue.img") || return 1
 	cmp "$T/x/opt/kit/tool" "$T/tree/tool" && cmp "$T/x/etc/motd" "$T/motd" &&
 	cmp "$T/x/etc/profile" "$T/profile" ||
 		fail "included contents differ (or /etc/profile was not replaced)"
+}
+
+# ---- who may read the image ---------------------------------------------
+
+# An image that may hold a private key, an SSH host key or any --include
+# (a LUKS key file for rd.luks.key=), is its owner's only whatever the
+# umask (mkrescue(8), "FILES"); any other is 0644 less the umask.  An
+# included file keeps what its source withholds from group and others.
+test_image_with_a_key_or_an_include_is_written_0600() {
+	mk_setup || return 1
+	local mode
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
+	dropbearkey -t ed25519 -f "$T/host_key" >/dev/null 2>&1 ||
+		{ fail "ssh-keygen or dropbearkey failed"; return 1; }
+	echo secret >"$T/luks.key" && chmod 0600 "$T/luks.key" &&
+	echo shared >"$T/group.txt" && chmod 0640 "$T/group.txt" &&
+	printf '#!/bin/sh\n' >"$T/tool" && chmod 0755 "$T/tool" || return 1
+	(umask 022 && mk -o "$T/plain.img") || return 1
+	mode=$(stat -c %a "$T/plain.img")
+	[ "$mode" = 644 ] || { fail "an image with no key is $mode with umask 022, not 644"; return 1; }
+	(umask 027 && mk -o "$T/plain027.img") || return 1
+	mode=$(stat -c %a "$T/plain027.img")
+	[ "$mode" = 640 ] || { fail "an image with no key is $mode with umask 027, not 640"; return 1; }
+	(umask 022 && mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/host_key" \
+		-o "$T/ssh.img" 2>"$T/stderr") ||
+		{ fail "mkrescue --ssh-host-key failed:" "$(cat "$T/stderr")"; return 1; }
+	mode=$(stat -c %a "$T/ssh.img")
+	[ "$mode" = 600 ] || { fail "an image with an SSH host key is $mode with umask 022, not 600"; return 1; }
+	(umask 022 && mk --include "$T/luks.key:/etc/luks.key" --include "$T/group.txt:/etc/group.txt" \
+		--include "$T/tool:/bin/tool" -o "$T/include.img") || return 1
+	mode=$(stat -c %a "$T/include.img")
+	[ "$mode" = 600 ] || { fail "an image with --include is $mode with umask 022, not 600"; return 1; }
+	! grep -q warning "$T/stderr" || { fail "a warning for a 0600 image:" "$(cat "$T/stderr")"; return 1; }
+	list_image "$T/include.img" >"$T/list"
+	expect_entry "$T/list" -rw------- etc/luks.key &&
+	expect_entry "$T/list" -rw-r----- etc/group.txt &&
+	expect_entry "$T/list" -rwxr-xr-x bin/tool
 }
 
 # ---- SSH: the host key ---------------------------------------------------

@@ -12,10 +12,14 @@
 
 #include "mkrescue.h"
 
-/* Modes are normalized: 0755 if anyone may execute it, 0644 if not. */
+/*
+ * Modes are normalized: 0755 if anyone may execute it, 0644 if not, less
+ * what the source withholds from its group and others: a 0600 key file
+ * stays 0600 in the image.
+ */
 static mode_t include_perm(mode_t mode)
 {
-	return (mode & 0111) ? 0755 : 0644;
+	return ((mode & 0111) ? 0755 : 0644) & (mode | 0700);
 }
 
 /* Regular files are opened now, so that an unreadable one fails early. */
@@ -70,7 +74,9 @@ static int include_tree_entry(struct list *l, FTSENT *ent, size_t rootlen,
 	switch (ent->fts_info) {
 	case FTS_D:
 		/* Weak: a tree merges into the image's directories. */
-		err = list_add_dir(l, path.data, 0755, LIST_WEAK, why);
+		err = list_add_dir(l, path.data,
+				   0755 & (ent->fts_statp->st_mode | 0700),
+				   LIST_WEAK, why);
 		break;
 	case FTS_DP:
 		break;
@@ -140,6 +146,9 @@ int include_add(struct list *l, const char *spec)
 			  spec);
 		return -EINVAL;
 	}
+	/* Whatever it is, it may be a secret (rd.luks.key=): mkrescue
+	 * cannot tell, so the image is private. */
+	l->secret = true;
 	src = strndup(spec, (size_t)(colon - spec));
 	if (!src || buf_printf(&why, "--include %s", spec)) {
 		free(src);

@@ -180,6 +180,7 @@ static int write_output(const struct list *l, const struct options *o,
 {
 	const char *base = strrchr(o->output, '/');
 	sigset_t old;
+	struct stat st;
 	mode_t mask;
 	int fd, err = 0;
 
@@ -201,12 +202,20 @@ static int write_output(const struct list *l, const struct options *o,
 			  strerror(-err));
 		return err;
 	}
+	/* An image that may hold a private key (l->secret) is its owner's
+	 * only, whatever the umask; any other is 0644 less the umask. */
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0644 & ~mask) < 0) {
+	if (fchmod(fd, (l->secret ? 0600 : 0644) & ~mask) < 0) {
 		err = -errno;
 		msg_error("unable to set the mode of %s: %s", tmp_path, strerror(-err));
 	}
+	/* A filesystem without modes (vfat) ignores that: say so. */
+	if (!err && l->secret && fstat(fd, &st) == 0 && (st.st_mode & 0044))
+		fprintf(stderr, "mkrescue: warning: %s holds a private key (SSH "
+			"host key, --include) yet others can read it (mode %04o "
+			"on this filesystem): keep it where only its owner can\n",
+			o->output, (unsigned)(st.st_mode & 07777));
 	if (!err)
 		err = image_write(l, &o->image, fd, o->output);
 	if (!err && fsync(fd) < 0) {

@@ -54,6 +54,9 @@ struct list_entry {
 struct list {
 	struct list_entry *entries;
 	size_t count, cap;
+	/* It may hold a private key (an SSH host key, any --include file,
+	 * such as a LUKS key file): the image is written 0600. */
+	bool secret;
 };
 int list_add_dir(struct list *l, const char *path, mode_t perm,
 		 enum list_rank rank, const char *why);

@@ -179,6 +179,8 @@ int ssh_add(struct list *l, struct hostpath *hp, const char *authorized_keys,
 	if (!err)
 		err = list_add_dir(l, "etc/dropbear", 0755, LIST_OWN,
 				   "SSH host key");
+	/* The host key is a private key: the image is written 0600. */
+	l->secret = true;
 	if (!err && host_key) {
 		if (stat(host_key, &st)) {
 			msg_error("unable to read --ssh-host-key %s: %s",
