@@ -452,6 +452,65 @@ btrfs_two_devices_root_in_a_subvolume() {
 	expect_disks_unchanged
 }
 
+# btrfs_one_boot APPEND: the raid1 pair of make_btrfs_pair with its
+# second device absent, the first on virtio.
+btrfs_one_boot() {
+	stacked_image "$T/initrd" || return 1
+	make_btrfs_pair "$T/b1.img" "$T/b2.img" || return 1
+	record_sums "$T/b1.img"
+	stock_boot "$1" --disk "virtio-blk:$T/b1.img"
+}
+
+# One device of the two absent, no rootflags=degraded: the device is
+# registered, not matched while its filesystem is incomplete, and when
+# the root wait ends rescue-init says that rootflags=degraded mounts it;
+# no root.  On the patched and the stock kernel.
+test_btrfs_device_missing_says_rootflags_degraded() {
+	for_each_stack_kernel btrfs_device_missing_says_rootflags_degraded
+}
+btrfs_device_missing_says_rootflags_degraded() {
+	btrfs_one_boot "root=UUID=$BTRFS_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" || return 1
+	expect_log "$T/console.log" \
+		"rescue: btrfs: registered /dev/vda, 1 of 2 devices of $BTRFS_UUID$" \
+		"the device registered, its filesystem not complete" &&
+	expect_log "$T/console.log" \
+		"rescue: btrfs: filesystem $BTRFS_UUID has 1 of its 2 devices; rootflags=degraded mounts it without the others" \
+		"the line naming rootflags=degraded" &&
+	expect_log "$T/console.log" "rescue: unable to find root UUID=$BTRFS_UUID" \
+		"the root not found" &&
+	expect_log "$T/console.log" "rescue: +btrfs $BTRFS_UUID: 1 of 2 devices, incomplete: vda$" \
+		"the filesystem in the device table" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
+
+# The same with rootflags=degraded: the data and metadata are raid1, so
+# the one device holds all of it; rescue-init matches the incomplete
+# filesystem at once and mounts it with -o degraded (the guest's mount
+# options say so); not a byte is written.  On the patched and the stock
+# kernel.
+test_btrfs_device_missing_mounts_with_rootflags_degraded() {
+	for_each_stack_kernel btrfs_device_missing_mounts_with_rootflags_degraded
+}
+btrfs_device_missing_mounts_with_rootflags_degraded() {
+	btrfs_one_boot "root=UUID=$BTRFS_UUID rootflags=degraded rootwait=2 rd.shell=0 rd.retry=1 panic=1" || return 1
+	expect_log "$T/console.log" \
+		"rescue: btrfs: registered /dev/vda, 1 of 2 devices of $BTRFS_UUID$" \
+		"the device registered, its filesystem not complete" &&
+	expect_no_log "$T/console.log" "rescue: btrfs: filesystem $BTRFS_UUID has 1 of its 2 devices" \
+		"a root wait for the missing device" &&
+	expect_log "$T/console.log" "rescue: found root UUID=$BTRFS_UUID on /dev/vda \(btrfs\)" \
+		"the root found on the one device" &&
+	expect_field "$T/console.log" root marker btrfs-top &&
+	expect_field "$T/console.log" root fs btrfs &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_log "$T/console.log" 'TEST RESULT: root .*opts=([^ ]*,)?degraded[, ]' \
+		"degraded in the mount options" &&
+	expect_log "$T/console.log" "rescue: exec /sbin/init on /dev/vda \(btrfs, ro\)" \
+		"the exec line" &&
+	expect_disks_unchanged
+}
+
 # ---- md RAID1 -> LUKS2 -> LVM ------------------------------------------
 
 # payload_helper_vm LOG CMDS DISK...: the stock kernel with an image of
