@@ -288,6 +288,123 @@ test_without_strict_the_dirty_xfs_root_is_written() {
 	return 0
 }
 
+# ---- btrfs with a tree log to replay, on the stock kernel -------------
+
+DIRTY_BTRFS_MB=128
+
+# btrfs_log_root IMG: the superblock's log_root, 0 when no tree log
+# waits for replay; nothing when dump-super cannot read IMG.
+btrfs_log_root() {
+	btrfs inspect-internal dump-super "$1" 2>/dev/null |
+		awk '$1 == "log_root" { print $2 }'
+}
+
+# expect_log_root IMG dirty|clean WHY: IMG's log_root is non-zero (a tree
+# log to replay) or 0.
+expect_log_root() {
+	local root
+	root=$(btrfs_log_root "$1")
+	case $2:$root in
+	*:) fail "btrfs inspect-internal dump-super cannot read the log_root of $1" ;;
+	dirty:0 | clean:[1-9]*) fail "log_root=$root in $1: $3" ;;
+	*) return 0 ;;
+	esac
+	return 1
+}
+
+# dirty_btrfs OUT MARKER: a btrfs root (mkfs.btrfs --rootdir) whose tree
+# log needs replay, made once per recipe by rescue-init itself on the
+# stock kernel: root= rw with commit=600 (no transaction commits), and an
+# init= that writes a file, fsyncs it (the tree log, not a commit) and
+# crashes the VM with sysrq b, so the log stays in log_root.
+dirty_btrfs() {
+	local out=$1 marker=$2 key cached kver
+	command -v mkfs.btrfs >/dev/null || { fail "no mkfs.btrfs (make deps installs btrfs-progs)"; return 1; }
+	kver=$(stock_kernel_version) || return 1
+	make_root_dir "$T/btrfs-root" "$marker"
+	cat >"$T/btrfs-root/sbin/maker" <<'EOF2'
+#!/bin/sh
+grep -q ' /proc ' /proc/mounts 2>/dev/null || mount -t proc proc /proc
+sleep 2		# what the rw mount started commits first
+mkdir -p /dirty
+echo "written in the tree log" >/dirty/logged
+dd if=/dev/zero of=/dirty/logged bs=4096 count=4 seek=1 conv=notrunc,fsync 2>/dev/null &&
+	echo "TEST RESULT: maker written=yes"
+sleep 1		# the serial console drains; commit=600 commits nothing
+echo 1 >/proc/sys/kernel/sysrq
+echo b >/proc/sysrq-trigger
+EOF2
+	chmod 0755 "$T/btrfs-root/sbin/maker"
+	key=$( {
+		(cd "$T/btrfs-root" && find . -printf '%p %l %s %m\n' | sort)
+		sha256sum "$T/btrfs-root/sbin/maker" "$T/btrfs-root/sbin/init" "$BUSYBOX" \
+			"$BUILD/rescue-init" "/boot/vmlinuz-$kver" | cut -d' ' -f1
+		echo "$marker $ROOT_UUID $DIRTY_BTRFS_MB $(mkfs.btrfs --version)"
+	} | sha256sum | cut -c1-16)
+	cached=$DIRTY_CACHE/btrfs-$key.img
+	if [ ! -e "$cached" ]; then
+		stock_image "$T/maker.img" || return 1
+		rm -f "$T/dirty.img"
+		truncate -s "${DIRTY_BTRFS_MB}M" "$T/dirty.img"
+		mkfs.btrfs -q -f -U "$ROOT_UUID" -L root --rootdir "$T/btrfs-root" "$T/dirty.img" \
+			>"$T/mkfs.log" 2>&1 || { fail "mkfs.btrfs failed:" "$(cat "$T/mkfs.log")"; return 1; }
+		expect_log_root "$T/dirty.img" clean "mkfs.btrfs left a tree log" || return 1
+		boot_vm "$T/maker.log" --kernel "/boot/vmlinuz-$kver" --initrd "$T/maker.img" \
+			--append "root=/dev/vda rw rootflags=commit=600 init=/sbin/maker" \
+			--disk "virtio-blk:$T/dirty.img" || return 1
+		expect_field "$T/maker.log" maker written yes || return 1
+		expect_log_root "$T/dirty.img" dirty "the maker VM left no tree log to replay" ||
+			{ show_log "$T/maker.log"; return 1; }
+		mkdir -p "$DIRTY_CACHE"
+		mv "$T/dirty.img" "$cached.tmp" && mv "$cached.tmp" "$cached"
+	fi
+	cp --sparse=always "$cached" "$out"
+	# The cached layout is checked at each use, not only when made.
+	expect_log_root "$out" dirty "the cached layout has no tree log to replay"
+}
+
+test_strict_leaves_dirty_btrfs_root_unchanged_on_the_stock_kernel() {
+	local kver opts
+	kver=$(stock_kernel_version) || return 1
+	stock_image "$T/rescue.img" || return 1
+	dirty_btrfs "$T/root.img" btrfs-strict || return 1
+	record_sums "$T/root.img"
+	boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" --initrd "$T/rescue.img" \
+		--append "root=/dev/vda rescue.ro=strict" --disk "virtio-blk:$T/root.img" || return 1
+	expect_disks_unchanged &&
+	expect_log "$T/console.log" 'rescue: strict read-only: /dev/vda mounted with rescue=nologreplay' \
+		"the no-replay option" &&
+	expect_field "$T/console.log" root marker btrfs-strict &&
+	expect_field "$T/console.log" root fs btrfs &&
+	expect_field "$T/console.log" root mode ro || return 1
+	# /proc/mounts: rescue=nologreplay (with others after a colon), or
+	# nologreplay on kernels before 5.9.
+	opts=$(result_field "$T/console.log" root opts)
+	[[ ,$opts, =~ ,(rescue=([a-z]+:)*)?nologreplay[:,] ]] ||
+		{ fail "the root's mount options are ${opts:-none}, without nologreplay"; show_log "$T/console.log"; return 1; }
+	expect_log_root "$T/root.img" dirty "the tree log is gone after a strict boot"
+}
+
+# The same layout without strict mode: even the ro mount replays the tree
+# log, which writes the disk and clears log_root; the layout is dirty.
+test_without_strict_the_dirty_btrfs_root_is_written() {
+	local kver before after
+	kver=$(stock_kernel_version) || return 1
+	stock_image "$T/rescue.img" || return 1
+	dirty_btrfs "$T/root.img" btrfs-strict || return 1
+	before=$(sha256sum <"$T/root.img") || { fail "unable to read $T/root.img"; return 1; }
+	boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" --initrd "$T/rescue.img" \
+		--append "root=/dev/vda" --disk "virtio-blk:$T/root.img" || return 1
+	after=$(sha256sum <"$T/root.img") || { fail "unable to read $T/root.img after the boot"; return 1; }
+	expect_field "$T/console.log" root marker btrfs-strict &&
+	expect_field "$T/console.log" root fs btrfs &&
+	expect_field "$T/console.log" root mode ro &&
+	expect_no_log "$T/console.log" 'strict read-only' "strict mode" || return 1
+	[ "$before" != "$after" ] ||
+		{ fail "the dirty btrfs root is unchanged without strict mode: its tree log was not replayed"; return 1; }
+	expect_log_root "$T/root.img" clean "the tree log is still there after a boot without strict mode"
+}
+
 # ---- md RAID1 under a dirty ext4, on the stock kernel ----------------
 
 MD_UUID=5a1f3c2e-0b4d-4e5f-8a9b-0c1d2e3f4a5b
