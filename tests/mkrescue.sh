@@ -532,6 +532,54 @@ test_ssh_host_key_made_is_the_one_printed() {
 	done
 }
 
+# ---- the toolkit cache ----------------------------------------------------
+
+# The cached toolkit becomes the image's busybox: a cache file is used
+# only if it and its directory belong to the user running mkrescue and
+# no group or other may write them, and never through a link.  A file
+# planted in the cache (an xz stream of another toolkit) is first shown
+# to be used where it is trusted, then refused in each other case.
+test_toolkit_cache_others_can_write_is_not_used() {
+	mk_setup || return 1
+	local cache case
+	export MKRESCUE_CACHE=$T/cache
+	mkdir -m 0700 "$T/cache" "$T/planted" && mkdir "$T/planted/bin" &&
+	echo planted >"$T/planted/bin/planted" &&
+	(cd "$T/planted" && echo bin/planted | bsdcpio -o --quiet --format newc) |
+		xz --check=crc32 >"$T/planted.xz" || { fail "unable to make the planted toolkit"; return 1; }
+	mk --no-e2fsck -o "$T/first.img" || return 1
+	cache=$(ls "$T"/cache/toolkit-*.cpio.xz)
+	[ -f "$cache" ] || { fail "no toolkit cache file in $T/cache:" "$(ls -l "$T/cache")"; return 1; }
+	for case in trusted dir-0777 file-0666 file-of-nobody file-a-link; do
+		chmod 0700 "$T/cache" && rm -f "$cache" && cp "$T/planted.xz" "$cache" &&
+			chmod 0644 "$cache" || return 1
+		case $case in
+		dir-0777) chmod 0777 "$T/cache" ;;
+		file-0666) chmod 0666 "$cache" ;;
+		file-of-nobody) chown 65534 "$cache" ;;
+		file-a-link) rm "$cache" && ln -s "$T/planted.xz" "$cache" ;;
+		esac
+		mk -v --no-e2fsck -o "$T/$case.img" 2>"$T/$case.log" ||
+			{ fail "mkrescue with a $case cache failed:" "$(tail -3 "$T/$case.log")"; return 1; }
+		bsdtar -xOf "$T/$case.img" etc/rescue-toolkit.cpio.xz >"$T/$case.xz" ||
+			{ fail "no toolkit in the $case image"; return 1; }
+		if [ "$case" = trusted ]; then
+			cmp -s "$T/$case.xz" "$T/planted.xz" ||
+				{ fail "the planted file in a trusted cache was not used: the test proves nothing"; return 1; }
+		else
+			! cmp -s "$T/$case.xz" "$T/planted.xz" ||
+				{ fail "$case: the planted toolkit is in the image"; return 1; }
+			bsdtar -xOf "$T/$case.xz" bin/busybox | cmp -s - "$BUSYBOX" ||
+				{ fail "$case: the image's busybox is not $BUSYBOX"; return 1; }
+		fi
+	done
+	grep -q "cache $T/cache is not used: others may write it (mode 0777)" "$T/dir-0777.log" &&
+	grep -q "cache $cache is not used: others may write it (mode 0666)" "$T/file-0666.log" &&
+	grep -q "cache $cache is not used: it belongs to uid 65534" "$T/file-of-nobody.log" ||
+		fail "--verbose does not say why the cache was not used:" \
+			"$(grep -h cache "$T"/dir-0777.log "$T"/file-*.log)"
+}
+
 # ---- cost ---------------------------------------------------------------
 
 test_image_without_e2fsck_is_under_1_5_mb() {

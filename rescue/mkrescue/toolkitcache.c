@@ -12,6 +12,12 @@
  * preset.  The key is
  * a 64-bit FNV-1a, by hand: a cache name, not a signature.  The cache
  * is an optimisation only: any error there means "compress again".
+ * What it holds becomes the image's busybox, so it is trusted only as
+ * the program's own: the directory and the file must belong to the
+ * effective uid and be writable by no group or other, or a cache that
+ * another user can write (root under sudo -E with a user's HOME) would
+ * put that user's busybox in root's image.  An untrusted cache is
+ * neither read nor written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -116,12 +122,85 @@ int toolkit_cache_path(const struct list *l,
 	return err;
 }
 
+/* Is ST, the cache directory or file at PATH, the program's own? */
+static bool cache_owned(const char *path, const struct stat *st)
+{
+	if (st->st_uid != geteuid()) {
+		msg_verbose("the cache %s is not used: it belongs to uid %u, not %u",
+			    path, (unsigned)st->st_uid, (unsigned)geteuid());
+		return false;
+	}
+	if (st->st_mode & 022) {
+		msg_verbose("the cache %s is not used: others may write it (mode %04o)",
+			    path, (unsigned)(st->st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
+/* The directory of PATH, the file's own directory, is trusted. */
+static bool cache_dir_trusted(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash && slash != path ? strndup(path, (size_t)(slash - path)) :
+		    strdup(slash ? "/" : ".");
+	struct stat st;
+	bool ok = false;
+	int fd;
+
+	if (!dir)
+		return false;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		ok = cache_owned(dir, &st);
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return ok;
+}
+
+/*
+ * All of the cache file PATH into B, NUL-terminated, if it and its
+ * directory are the program's own (cache_owned); -ENOENT if not.  The
+ * file is opened without following a link and checked on its fd.
+ */
+static int cache_read(const char *path, struct buf *b)
+{
+	struct stat st;
+	char chunk[65536];
+	ssize_t n;
+	int fd, err = 0;
+
+	if (!cache_dir_trusted(path))
+		return -ENOENT;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -ENOENT;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !cache_owned(path, &st)) {
+		close(fd);
+		return -ENOENT;
+	}
+	while (!err && (n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		err = n < 0 ? -errno : buf_append(b, chunk, (size_t)n);
+	}
+	close(fd);
+	if (!err)
+		err = buf_append(b, "", 0);	/* NUL-terminated, even empty */
+	if (err) {
+		buf_free(b);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* An .xz stream at least: its header and footer magic. */
 int toolkit_cache_get(const char *path, struct buf *blob)
 {
 	static const char head[] = "\xfd" "7zXZ", foot[] = "YZ";
 
-	if (buf_read_file(blob, path))
+	if (cache_read(path, blob))
 		return -ENOENT;
 	if (blob->len < 32 || memcmp(blob->data, head, 5) ||
 	    memcmp(blob->data + blob->len - 2, foot, 2)) {
@@ -177,7 +256,7 @@ int applets_cache_path(const char *busybox, char **path)
 /* Lines of text at least: no NUL, the last one ended. */
 int applets_cache_get(const char *path, struct buf *list)
 {
-	if (buf_read_file(list, path))
+	if (cache_read(path, list))
 		return -ENOENT;
 	if (!list->len || list->data[list->len - 1] != '\n' ||
 	    memchr(list->data, '\0', list->len)) {
@@ -196,7 +275,7 @@ void cache_put(const char *path, const struct buf *blob)
 	ssize_t n;
 	int fd;
 
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+	if (!cache_dir_trusted(path) || asprintf(&tmp, "%s.XXXXXX", path) < 0)
 		return;
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
