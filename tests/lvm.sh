@@ -23,6 +23,9 @@ PV_DECOY=Rescue-PV00-0000-0000-0000-0003-decoy0
 PV_LUKS=Rescue-PV00-0000-0000-0000-0004-luksp0
 SNAP_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9017
 PV_SNAP=Rescue-PV00-0000-0000-0000-0005-snapp0
+HALF_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9020
+PV_HALF1=Rescue-PV00-0000-0000-0000-0009-half01
+PV_HALF2=Rescue-PV00-0000-0000-0000-0010-half02
 LUKS_PASS=rescue-lvm-pass
 
 # lvm_helper_vm LOG CMDS DISK...: the stock kernel with an image of
@@ -151,6 +154,43 @@ make_lvm_snap_disk() {
 		touch "$cache/done" || return 1
 	fi
 	cp --sparse=always "$cache/snap.img" "$T/snap.img"
+}
+
+# make_lvm_half_disks: half1.img and half2.img in $T, PVs $PV_HALF1 and
+# $PV_HALF2 of VG halfvg: LV root on half1 alone (ext4 $HALF_UUID,
+# marker lvm-half), LV data on half2 alone: a VG whose root can run
+# without its second PV.  Cached apart.
+make_lvm_half_disks() {
+	local key cache
+	KVER=$(stock_kernel_version) || return 1
+	key=$({ declare -f make_lvm_half_disks lvm_helper_vm lvm_ext4 write_report_init
+		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
+		echo "$PV_HALF1 $PV_HALF2 $HALF_UUID"; } | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/lvm.cache/half-$key
+	if [ ! -e "$cache/done" ]; then
+		lvm_ext4 "$T/src-half.img" 24 "$HALF_UUID" lvm-half &&
+		blank_disk "$T/half1.img" 48 && blank_disk "$T/half2.img" 32 || return 1
+		# the kernel may name the disks in any order: by their sizes
+		cat >"$T/helper.cmds" <<-CMDS
+		modprobe dm_mod; export LVM_SUPPRESS_FD_WARNINGS=1
+		for d in vda vdb vdc; do case \$(cat /sys/block/\$d/size) in 98304) A=/dev/\$d;; 65536) B=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pvs \$A \$B src \$S"
+		lvm pvcreate -q --norestorefile -u $PV_HALF1 \$A && lvm pvcreate -q --norestorefile -u $PV_HALF2 \$B && lvm vgcreate -q halfvg \$A \$B
+		lvm lvcreate -q -y -n root -L 24M halfvg \$A && lvm lvcreate -q -y -n data -L 8M halfvg \$B
+		dd if=\$S of=/dev/halfvg/root bs=1M 2>/dev/null && echo half-copied
+		lvm vgchange -q -an halfvg && sync
+		lvm lvs -a -o lv_name,devices halfvg
+		[ -e /dev/mapper/halfvg-root ] || echo layout-done-\$((6 * 7))
+		CMDS
+		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/half1.img" \
+			"$T/half2.img" "$T/src-half.img" || return 1
+		grep -q "^half-copied" <(tr -d '\r' <"$T/helper.log") ||
+			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the root LV"; return 1; }
+		rm -rf "$cache" && mkdir -p "$cache" &&
+		mv "$T/half1.img" "$T/half2.img" "$T/helper.log" "$cache/" &&
+		touch "$cache/done" || return 1
+	fi
+	cp --sparse=always "$cache/half1.img" "$T/half1.img" &&
+	cp --sparse=always "$cache/half2.img" "$T/half2.img"
 }
 
 # lvm_meta_id IMG NAME: the id of the section NAME (a VG or an LV) in
@@ -349,6 +389,45 @@ incomplete_vg_names_the_missing_pv() {
 		"rescue: +lvm VG span \(UUID [A-Za-z0-9-]+\): 1 of 2 PVs vda, missing PV $PV_SPAN2; 0 LVs active" \
 		"the VG in the device table" &&
 	expect_no_root
+}
+
+# One PV of the two absent, the root LV wholly on the one there: when
+# the root wait ends, the VG is named with the missing PV's UUID and
+# activated by lvm in its degraded mode (what can run without the
+# missing PV), and the root boots; the LV on the missing PV stays
+# inactive, and not a byte is written.  On the patched and the stock
+# kernel.
+test_incomplete_vg_activated_degraded_boots_the_root() {
+	for_each_stack_kernel incomplete_vg_activated_degraded_boots_the_root
+}
+incomplete_vg_activated_degraded_boots_the_root() {
+	make_lvm_half_disks && lvm_image || return 1
+	record_sums "$T/half1.img"
+	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
+		--append "root=UUID=$HALF_UUID rootwait=2" --disk "virtio-blk:$T/half1.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: /dev/vda is PV $PV_HALF1 of volume group halfvg \(UUID [A-Za-z0-9-]+\), 1 of 2 PVs there" \
+		"the PV seen, the VG not complete" &&
+	expect_no_log "$T/console.log" "rescue: lvm: activating the LVs of halfvg .*all its PVs there" \
+		"an activation before the root wait ended" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: volume group halfvg \(UUID [A-Za-z0-9-]+\) is incomplete: 1 of 2 PVs, missing PV $PV_HALF2" \
+		"the incomplete VG and its missing PV" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group halfvg: lvm activates it: PVs missing$" \
+		"the line saying why lvm activates the VG" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: activating the LVs of halfvg \(volume group halfvg, UUID [A-Za-z0-9-]+, incomplete, what can run without the missing PVs\)$" \
+		"lvm's degraded activation after the root wait" &&
+	expect_log "$T/console.log" "rescue: lvm: +Refusing activation of partial LV halfvg/data\." \
+		"lvm leaving the LV on the missing PV inactive" &&
+	expect_log "$T/console.log" "rescue: lvm: +1 logical volume\(s\) in volume group \"halfvg\" now active" \
+		"lvm activating the root LV" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group halfvg: 1 LVs activated$" \
+		"the root LV activated, the LV on the missing PV not" &&
+	expect_log "$T/console.log" "rescue: found root UUID=$HALF_UUID on /dev/dm-0" \
+		"the root found on the LV" &&
+	expect_lv_root lvm-half
 }
 
 # ---- several VGs, parameters -----------------------------------------
