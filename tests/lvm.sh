@@ -23,6 +23,11 @@ PV_DECOY=Rescue-PV00-0000-0000-0000-0003-decoy0
 PV_LUKS=Rescue-PV00-0000-0000-0000-0004-luksp0
 SNAP_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9017
 PV_SNAP=Rescue-PV00-0000-0000-0000-0005-snapp0
+THIN_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9018
+PV_THIN=Rescue-PV00-0000-0000-0000-0006-thinp0
+RAID_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9019
+PV_RAID1=Rescue-PV00-0000-0000-0000-0007-raid01
+PV_RAID2=Rescue-PV00-0000-0000-0000-0008-raid02
 HALF_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9020
 PV_HALF1=Rescue-PV00-0000-0000-0000-0009-half01
 PV_HALF2=Rescue-PV00-0000-0000-0000-0010-half02
@@ -154,6 +159,81 @@ make_lvm_snap_disk() {
 		touch "$cache/done" || return 1
 	fi
 	cp --sparse=always "$cache/snap.img" "$T/snap.img"
+}
+
+# make_lvm_thin_disk: thin.img in $T, PV $PV_THIN of VG thinvg: a thin
+# pool "pool" and in it the thin LV root (ext4 $THIN_UUID, marker
+# lvm-thin), which rescue-init leaves to lvm.  Cached apart.
+make_lvm_thin_disk() {
+	local key cache
+	KVER=$(stock_kernel_version) || return 1
+	key=$({ declare -f make_lvm_thin_disk lvm_helper_vm lvm_ext4 write_report_init
+		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
+		echo "$PV_THIN $THIN_UUID"; } | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/lvm.cache/thin-$key
+	if [ ! -e "$cache/done" ]; then
+		lvm_ext4 "$T/src-thin.img" 24 "$THIN_UUID" lvm-thin &&
+		blank_disk "$T/thin.img" 64 || return 1
+		# the kernel may name the two disks either way: by their sizes
+		cat >"$T/helper.cmds" <<-CMDS
+		modprobe dm_mod; modprobe dm_thin_pool; export LVM_SUPPRESS_FD_WARNINGS=1
+		for d in vda vdb; do case \$(cat /sys/block/\$d/size) in 131072) P=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pv \$P src \$S"
+		lvm pvcreate -q --norestorefile -u $PV_THIN \$P && lvm vgcreate -q thinvg \$P && lvm lvcreate -q -y --type thin-pool -n pool -L 32M thinvg
+		lvm lvcreate -q -y --type thin -n root -V 24M --thinpool pool thinvg
+		dd if=\$S of=/dev/thinvg/root bs=1M 2>/dev/null && echo thin-copied
+		lvm vgchange -q -an thinvg && sync
+		lvm lvs -a -o lv_name,segtype,pool_lv thinvg
+		[ -e /dev/mapper/thinvg-root ] || echo layout-done-\$((6 * 7))
+		CMDS
+		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/thin.img" \
+			"$T/src-thin.img" || return 1
+		grep -q "^thin-copied" <(tr -d '\r' <"$T/helper.log") ||
+			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the thin LV"; return 1; }
+		rm -rf "$cache" && mkdir -p "$cache" &&
+		mv "$T/thin.img" "$T/helper.log" "$cache/" &&
+		touch "$cache/done" || return 1
+	fi
+	cp --sparse=always "$cache/thin.img" "$T/thin.img"
+}
+
+# make_lvm_raid_disks: raid1.img and raid2.img in $T, PVs $PV_RAID1 and
+# $PV_RAID2 of VG raidvg: LV root, lvcreate --type raid1 -m1 over both
+# (ext4 $RAID_UUID, marker lvm-raid), in sync, which rescue-init leaves
+# to lvm.  Cached apart.
+make_lvm_raid_disks() {
+	local key cache
+	KVER=$(stock_kernel_version) || return 1
+	key=$({ declare -f make_lvm_raid_disks lvm_helper_vm lvm_ext4 write_report_init
+		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
+		echo "$PV_RAID1 $PV_RAID2 $RAID_UUID"; } | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/lvm.cache/raid-$key
+	if [ ! -e "$cache/done" ]; then
+		lvm_ext4 "$T/src-raid.img" 24 "$RAID_UUID" lvm-raid &&
+		blank_disk "$T/raid1.img" 40 && blank_disk "$T/raid2.img" 44 || return 1
+		# the kernel may name the disks in any order: by their sizes
+		cat >"$T/helper.cmds" <<-CMDS
+		modprobe dm_mod; modprobe dm_raid; modprobe raid1; export LVM_SUPPRESS_FD_WARNINGS=1
+		for d in vda vdb vdc; do case \$(cat /sys/block/\$d/size) in 81920) A=/dev/\$d;; 90112) B=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pvs \$A \$B src \$S"
+		lvm pvcreate -q --norestorefile -u $PV_RAID1 \$A && lvm pvcreate -q --norestorefile -u $PV_RAID2 \$B && lvm vgcreate -q raidvg \$A \$B
+		lvm lvcreate -q -y --type raid1 -m1 -n root -L 24M raidvg
+		dd if=\$S of=/dev/raidvg/root bs=1M 2>/dev/null && echo raid-copied
+		i=0; until lvm lvs --noheadings -o sync_percent raidvg/root | grep -q '100\.00' || [ \$i = 120 ]; do sleep 1; i=\$((i + 1)); done
+		lvm lvs --noheadings -o sync_percent raidvg/root | grep -q '100\.00' && echo raid-in-sync
+		lvm vgchange -q -an raidvg && sync
+		lvm lvs -a -o lv_name,segtype,devices raidvg
+		[ -e /dev/mapper/raidvg-root ] || echo layout-done-\$((6 * 7))
+		CMDS
+		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/raid1.img" \
+			"$T/raid2.img" "$T/src-raid.img" || return 1
+		grep -q "^raid-copied" <(tr -d '\r' <"$T/helper.log") &&
+		grep -q "^raid-in-sync" <(tr -d '\r' <"$T/helper.log") ||
+			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the RAID1 LV or sync it"; return 1; }
+		rm -rf "$cache" && mkdir -p "$cache" &&
+		mv "$T/raid1.img" "$T/raid2.img" "$T/helper.log" "$cache/" &&
+		touch "$cache/done" || return 1
+	fi
+	cp --sparse=always "$cache/raid1.img" "$T/raid1.img" &&
+	cp --sparse=always "$cache/raid2.img" "$T/raid2.img"
 }
 
 # make_lvm_half_disks: half1.img and half2.img in $T, PVs $PV_HALF1 and
@@ -352,6 +432,72 @@ lv_with_a_snapshot_falls_back_to_lvm() {
 	expect_log "$T/console.log" "rescue: lvm: volume group snapvg: 2 LVs activated$" \
 		"the origin and its snapshot activated" &&
 	expect_field "$T/console.log" root marker lvm-snap &&
+	expect_field "$T/console.log" root fs ext4 &&
+	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+}
+
+# A thin LV is not a plain table (a thin target in a thin pool): its VG
+# goes to lvm, with the line why, and the root on the thin LV boots.
+# The image has no thin_check (thin-provisioning-tools): lvm says it
+# skips the pool's check and activates it.  On both stock kernels (the
+# thin target and its persistent-data modules loaded on lvm's request),
+# not the patched one, which leaves the thin target out (kernel/README).
+test_thin_lv_falls_back_to_lvm() {
+	STACK_KERNELS=${STACK_KERNELS:-stock newest} for_each_stack_kernel thin_lv_falls_back_to_lvm
+}
+thin_lv_falls_back_to_lvm() {
+	make_lvm_thin_disk && lvm_image || return 1
+	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
+		--append "root=/dev/thinvg/root" --disk "virtio-blk:$T/thin.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: volume group thinvg: lvm activates it: LV pool is used by another LV$" \
+		"the line saying why lvm activates the VG" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: activating the LVs of thinvg \(volume group thinvg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
+		"lvm's activation" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: +WARNING: Check is skipped, please install recommended missing binary /usr/sbin/thin_check!" \
+		"lvm skipping the pool's thin_check, which the image does not have" &&
+	expect_log "$T/console.log" "rescue: lvm: +2 logical volume\(s\) in volume group \"thinvg\" now active" \
+		"lvm activating the pool and the thin LV" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group thinvg: 1 LVs activated$" \
+		"the thin LV counted (the pool's devices have suffixed dm UUIDs)" &&
+	expect_log "$T/console.log" "rescue: found root /dev/thinvg/root on /dev/dm-[0-9]+" \
+		"the root found on the thin LV" &&
+	expect_field "$T/console.log" root marker lvm-thin &&
+	expect_field "$T/console.log" root fs ext4 &&
+	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+}
+
+# A RAID1 LV (lvcreate --type raid1 -m1, over two PVs) is not a plain
+# table (a raid target over its hidden rimage and rmeta LVs): its VG goes
+# to lvm, with the line why, and the root on the RAID1 LV boots.  On the
+# patched and the stock kernel.
+test_raid1_lv_falls_back_to_lvm() {
+	for_each_stack_kernel raid1_lv_falls_back_to_lvm
+}
+raid1_lv_falls_back_to_lvm() {
+	make_lvm_raid_disks && lvm_image || return 1
+	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
+		--append "root=/dev/raidvg/root" --disk "virtio-blk:$T/raid1.img" \
+		--disk "virtio-blk:$T/raid2.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: volume group raidvg: lvm activates it: LV root is a segment not striped or linear$" \
+		"the line saying why lvm activates the VG" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: activating the LVs of raidvg \(volume group raidvg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
+		"lvm's activation" &&
+	expect_log "$T/console.log" "rescue: lvm: +1 logical volume\(s\) in volume group \"raidvg\" now active" \
+		"lvm activating the RAID1 LV" &&
+	expect_log "$T/console.log" "md/raid1:mdX: active with 2 out of 2 mirrors" \
+		"the kernel's RAID1 running on both legs" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group raidvg: 5 LVs activated$" \
+		"the RAID1 LV and its hidden rimage and rmeta LVs activated" &&
+	expect_log "$T/console.log" "rescue: found root /dev/raidvg/root on /dev/dm-[0-9]+" \
+		"the root found on the RAID1 LV" &&
+	expect_field "$T/console.log" root marker lvm-raid &&
 	expect_field "$T/console.log" root fs ext4 &&
 	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
 }
