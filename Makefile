@@ -37,6 +37,9 @@ PKGLIBDIR      ?= $(PREFIX)/lib/devtmpfs-rescue
 PKGDATADIR     ?= $(PREFIX)/share/devtmpfs-rescue
 MANDIR         ?= $(PREFIX)/share/man
 DRACUTMODDIR   ?= /usr/lib/dracut/modules.d
+# The rescue system's persistent SSH host key, beside rescue.conf, as
+# update-rescue-images and the dracut module expect it (mkrescue(8)).
+RESCUE_SSH_HOST_KEY ?= /etc/devtmpfs-rescue/ssh_host_ed25519_key
 
 # Compiler settings shared by the C parts (rescue/*/*.mk).
 CC       ?= gcc
@@ -230,7 +233,8 @@ install: $(BUILD)/rescue-init
 	mkdir -p $(BUILD)/install
 	flock $(BUILD)/install/.lock $(MAKE) --no-print-directory BUILD=$(BUILD)/install \
 		MKRESCUE_INIT=$(PKGLIBDIR)/rescue-init \
-		MKRESCUE_MODULE_LIST=$(PKGDATADIR)/modules.list $(BUILD)/install/mkrescue
+		MKRESCUE_MODULE_LIST=$(PKGDATADIR)/modules.list \
+		MKRESCUE_DEFAULT_SSH_HOST_KEY=$(RESCUE_SSH_HOST_KEY) $(BUILD)/install/mkrescue
 	install -D -m 0755 $(BUILD)/rescue-init $(DESTDIR)$(PKGLIBDIR)/rescue-init
 	install -D -m 0755 $(BUILD)/install/mkrescue $(DESTDIR)$(SBINDIR)/mkrescue
 	install -D -m 0644 rescue/mkrescue/modules.list $(DESTDIR)$(PKGDATADIR)/modules.list
@@ -239,6 +243,7 @@ install: $(BUILD)/rescue-init
 	install -d $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue
 	sed -e 's|@RESCUE_INIT@|$(PKGLIBDIR)/rescue-init|' \
 	    -e 's|@MODULE_LIST@|$(PKGDATADIR)/modules.list|' \
+	    -e 's|@SSH_HOST_KEY@|$(RESCUE_SSH_HOST_KEY)|' \
 	    dracut-module/99devtmpfs-rescue/module-setup.sh \
 	    >$(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh.tmp
 	chmod 0755 $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh.tmp

@@ -130,6 +130,38 @@ test_missing_or_unreadable_ssh_host_key_is_one_error() {
 	fi
 }
 
+# A --ssh-host-key that dropbear could not load at boot is refused now,
+# in one line naming it (L4 of the review): a file that is no key, and
+# an OpenSSH key with a passphrase, which dropbearconvert cannot read.
+test_ssh_host_key_dropbear_cannot_load_is_refused() {
+	mk_setup || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
+	ssh-keygen -q -t ed25519 -N 'secret' -f "$T/with_passphrase" ||
+		{ fail "ssh-keygen failed"; return 1; }
+	echo "not a key" >"$T/not_a_key"
+	expect_failure "--ssh-host-key $T/not_a_key: not a host key" "$T/rescue.img" \
+		mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/not_a_key" || return 1
+	expect_failure "--ssh-host-key $T/with_passphrase: .*passphrase" "$T/rescue.img" \
+		mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/with_passphrase"
+}
+
+# The persistent host key cannot be made where it goes: one line naming
+# it and saying how to give one, no image (not a throwaway key whose
+# fingerprint would change at every build).
+test_unwritable_default_ssh_host_key_is_one_error() {
+	mk_setup || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" || { fail "ssh-keygen failed"; return 1; }
+	mkdir -m 0555 "$T/ro" && chmod o+x "$T" && chmod o+r "$T/user.pub" &&
+		mkdir -m 0777 "$T/out" || return 1
+	# root writes anywhere: as nobody when running as root.
+	local as=()
+	[ "$(id -u)" -ne 0 ] || as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	expect_failure "make the SSH host key $T/ro/key: Permission denied .*--ssh-host-key" \
+		"$T/out/rescue.img" env MKRESCUE_SSH_HOST_KEY="$T/ro/key" "${as[@]}" \
+		"$MKRESCUE" --init "$MK_INIT" --ssh-authorized-keys "$T/user.pub" || return 1
+	[ ! -e "$T/ro/key" ] || fail "a key was left in $T/ro"
+}
+
 test_failed_run_keeps_the_previous_image() {
 	mk_setup || return 1
 	mk -o "$T/rescue.img" && cp "$T/rescue.img" "$T/before" || return 1

@@ -16,6 +16,8 @@ E2FSCK_STATIC=/sbin/e2fsck.static
 # tests/run may pass a relative $T; the tests run inside it.
 mk_setup() {
 	T=$PWD
+	# The persistent SSH host key of --ssh-authorized-keys: the test's own.
+	export MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key
 	[ -x "$MKRESCUE" ] || { fail "no $MKRESCUE (make $MKRESCUE)"; return 1; }
 	[ -x "$MK_INIT" ] || { fail "no $MK_INIT (make $MK_INIT)"; return 1; }
 }

@@ -509,27 +509,61 @@ test_ssh_host_key_is_the_file_given() {
 	note "host key given and in the image: ed25519 $fp"
 }
 
-# Without --ssh-host-key, each image gets a new key, and the fingerprint
-# printed "for your known_hosts" (README) is the one of the key inside.
-test_ssh_host_key_made_is_the_one_printed() {
+# Without --ssh-host-key, the rescue system has one persistent identity
+# (H3 of the security review): the first build makes the key at the
+# default path (MKRESCUE_SSH_HOST_KEY here; a development build's default
+# is in its build directory, never /etc), 0600, and prints its
+# fingerprint; the next build reuses it, so both images hold the key of
+# that fingerprint, and known_hosts stays valid across builds.
+test_ssh_host_key_made_once_and_kept() {
 	mk_setup || return 1
-	local n printed inside seen=
+	local n printed inside key=$MKRESCUE_SSH_HOST_KEY
 	ssh-keygen -q -t ed25519 -N '' -f "$T/user" || { fail "ssh-keygen failed"; return 1; }
+	env -u MKRESCUE_SSH_HOST_KEY "$MKRESCUE" --help | grep -qF "$MK_BUILD/ssh_host_ed25519_key" ||
+		{ fail "the compiled-in default host key is not in the build directory:" \
+			"$(env -u MKRESCUE_SSH_HOST_KEY "$MKRESCUE" --help | grep -A2 ssh-host-key)"; return 1; }
 	for n in 1 2; do
-		mk --ssh-authorized-keys "$T/user.pub" -o "$T/rescue$n.img" 2>"$T/stderr$n" ||
+		(umask 022 && mk --ssh-authorized-keys "$T/user.pub" -o "$T/rescue$n.img" 2>"$T/stderr$n") ||
 			{ fail "mkrescue --ssh-authorized-keys failed:" "$(cat "$T/stderr$n")"; return 1; }
-		printed=$(sed -n 's/^mkrescue: SSH host key made for this image: ed25519 \(SHA256:[^ ]*\) .*/\1/p' \
-			"$T/stderr$n")
-		[ -n "$printed" ] ||
-			{ fail "no fingerprint printed:" "$(cat "$T/stderr$n")"; return 1; }
+	done
+	printed=$(sed -n "s|^mkrescue: SSH host key made: $key, ed25519 \(SHA256:[^ ]*\) .*|\1|p" "$T/stderr1")
+	[ -n "$printed" ] || { fail "the first build printed no fingerprint of $key:" "$(cat "$T/stderr1")"; return 1; }
+	[ ! -s "$T/stderr2" ] || { fail "the second build said:" "$(cat "$T/stderr2")"; return 1; }
+	[ "$(stat -c %a "$key")" = 600 ] || { fail "$key is $(stat -c %a "$key"), not 600"; return 1; }
+	[ "$(dropbear_fingerprint "$key")" = "$printed" ] ||
+		{ fail "$key is not the key of $printed"; return 1; }
+	for n in 1 2; do
 		ssh_host_key_of "$T/rescue$n.img" "$T/in-image$n" || return 1
 		inside=$(dropbear_fingerprint "$T/in-image$n")
 		[ "$inside" = "$printed" ] ||
-			{ fail "mkrescue printed $printed, the image's host key is ${inside:-not a key dropbear reads}"; return 1; }
-		[ "$printed" != "$seen" ] ||
-			{ fail "two images got the same host key $printed"; return 1; }
-		seen=$printed
+			{ fail "image $n holds ${inside:-no key dropbear reads}, not $printed"; return 1; }
+		[ "$(stat -c %a "$T/rescue$n.img")" = 600 ] || { fail "image $n is not 600"; return 1; }
 	done
+	mk -v --ssh-authorized-keys "$T/user.pub" -o "$T/rescue3.img" 2>"$T/stderr3" &&
+	grep -qxF "mkrescue: SSH host key $key: $printed" "$T/stderr3" ||
+		fail "-v does not give the key's fingerprint:" "$(grep 'SSH host' "$T/stderr3")"
+	note "one host key for both builds: ed25519 $printed"
+}
+
+# An OpenSSH private key (ssh-keygen's, /etc/ssh's) is one dropbear
+# cannot load (L4 of the review: "String too long" at boot, no SSH): it
+# goes into the image converted to dropbear's format, the same key.
+test_ssh_host_key_in_openssh_format_is_converted() {
+	mk_setup || return 1
+	local want got
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
+	ssh-keygen -q -t ed25519 -N '' -f "$T/openssh_key" ||
+		{ fail "ssh-keygen failed"; return 1; }
+	want=$(ssh-keygen -lf "$T/openssh_key" | awk '{ print $2 }')
+	mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/openssh_key" \
+		-o "$T/rescue.img" 2>"$T/stderr" ||
+		{ fail "mkrescue took no OpenSSH host key:" "$(cat "$T/stderr")"; return 1; }
+	ssh_host_key_of "$T/rescue.img" "$T/in-image" || return 1
+	got=$(dropbear_fingerprint "$T/in-image")
+	[ "$got" = "$want" ] ||
+		{ fail "the image's host key is ${got:-not a key dropbear reads}, not $want"; return 1; }
+	[ ! -e "$MKRESCUE_SSH_HOST_KEY" ] || fail "a persistent key was made though one was given"
+	note "OpenSSH's format, converted: ed25519 $want"
 }
 
 # ---- the toolkit cache ----------------------------------------------------

@@ -190,10 +190,12 @@ ssh_rescue_shell_then_the_root() {
 	kver=$(stock_kernel_version) || return 1
 	ssh-keygen -q -t ed25519 -N '' -C rescue-test -f "$T/key" &&
 	ssh-keygen -q -t ed25519 -N '' -C wrong -f "$T/wrong" || { fail "ssh-keygen failed"; return 1; }
-	"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --no-storage \
+	# The persistent host key (mkrescue(8)): the test's own, made now.
+	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
+		"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --no-storage \
 		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
 		{ fail "mkrescue --ssh-authorized-keys failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
-	fp=$(sed -n 's/^mkrescue: SSH host key made for this image: ed25519 \(SHA256:[^ ]*\) .*/\1/p' "$T/mkrescue.log")
+	fp=$(sed -n 's/^mkrescue: SSH host key made: [^ ]*, ed25519 \(SHA256:[^ ]*\) .*/\1/p' "$T/mkrescue.log")
 	[ -n "$fp" ] || { fail "mkrescue did not print the host key's fingerprint:" "$(cat "$T/mkrescue.log")"; return 1; }
 	net_root "$T/root.img" &&
 	ssh_vm "$kver" "root=UUID=$ROOT_UUID ip=dhcp rescue" "$T/root.img" || return 1
@@ -238,7 +240,8 @@ test_ssh_image_with_the_storage_tools() {
 	. "$TOP/tests/mkrescue-lib.sh"
 	kver=$(stock_kernel_version) || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
-	"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --storage --compress none \
+	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
+		"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --storage --compress none \
 		--ssh-authorized-keys "$T/key.pub" -o "$T/img" 2>"$T/mkrescue.log" ||
 		{ fail "mkrescue --storage --ssh-authorized-keys failed:" "$(cat "$T/mkrescue.log")"; return 1; }
 	list_image "$T/img" >"$T/list"
@@ -256,7 +259,8 @@ test_luks_passphrase_given_over_ssh() {
 	. "$TOP/tests/luks.sh"
 	KVER=$(stock_kernel_version) || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
-	"$BUILD/mkrescue" -k "$KVER" --init "$RESCUE_INIT" --storage \
+	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
+		"$BUILD/mkrescue" -k "$KVER" --init "$RESCUE_INIT" --storage \
 		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
 		{ fail "mkrescue failed:" "$(cat "$T/mkrescue.log")"; return 1; }
 	make_luks_root 2 "$T/c.img" luks-ssh && record_sums "$T/c.img" &&

@@ -21,6 +21,9 @@
 #ifndef MKRESCUE_DEFAULT_MODULE_LIST
 #define MKRESCUE_DEFAULT_MODULE_LIST "/usr/local/lib/devtmpfs-rescue/modules.list"
 #endif
+#ifndef MKRESCUE_DEFAULT_SSH_HOST_KEY
+#define MKRESCUE_DEFAULT_SSH_HOST_KEY "/etc/devtmpfs-rescue/ssh_host_ed25519_key"
+#endif
 #define MKRESCUE_DEFAULT_BUSYBOX "/bin/busybox"
 #define MKRESCUE_DEFAULT_E2FSCK "/sbin/e2fsck.static"
 
@@ -147,7 +150,8 @@ static int gather(struct list *l, const struct options *o)
 		     (o->storage == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
 		err = storage_add(l, &hp, o->storage == OPTIONS_STORAGE_ON);
 	if (!err && o->ssh_keys)
-		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key);
+		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key,
+			      o->ssh_default_host_key);
 	hostpath_free(&hp);
 	for (i = 0; !err && i < o->ninclude; i++)
 		err = include_add(l, o->include[i]);
@@ -246,13 +250,17 @@ int main(int argc, char **argv)
 		.busybox = MKRESCUE_DEFAULT_BUSYBOX,
 		.e2fsck = MKRESCUE_DEFAULT_E2FSCK,
 		.module_list = MKRESCUE_DEFAULT_MODULE_LIST,
+		.ssh_default_host_key = MKRESCUE_DEFAULT_SSH_HOST_KEY,
 		.image = { .compress = IMAGE_ZSTD },
 		.version = MKRESCUE_VERSION,
 	};
 	struct list l = { 0 };
 	char *kmoddir = NULL, *dir = NULL;
 	int err, status = EXIT_FAILURE;
+	const char *env = getenv("MKRESCUE_SSH_HOST_KEY");
 
+	if (env && *env)
+		o.ssh_default_host_key = env;
 	err = parse_options(argc, argv, &o);
 	if (err) {
 		status = err > 0 ? EXIT_SUCCESS : err == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;

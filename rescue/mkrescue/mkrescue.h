@@ -154,9 +154,12 @@ int programs_add_e2fsck(struct list *l, const char *e2fsck, bool required);
 /* mkrescue-include.c: --include SRC:DST */
 int include_add(struct list *l, const char *spec);
 
-/* ssh.c: --ssh-authorized-keys: dropbear, root's keys, a host key */
+/*
+ * ssh.c: --ssh-authorized-keys: dropbear, root's keys, a host key: HOST_KEY
+ * (--ssh-host-key), else DEFAULT_KEY, made there if it does not exist.
+ */
 int ssh_add(struct list *l, struct hostpath *hp, const char *authorized_keys,
-	    const char *host_key);
+	    const char *host_key, const char *default_key);
 
 /* storage.c: mdadm, cryptsetup, lvm, dmsetup, btrfs and their /etc */
 /* Unless REQUIRED, a tool the host does not have is left out. */

@@ -10,6 +10,11 @@ MKRESCUE_VERSION     ?= $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/chan
 # `make install` builds them with the installed paths.
 MKRESCUE_INIT        ?= $(abspath $(BUILD))/rescue-init
 MKRESCUE_MODULE_LIST ?= $(abspath rescue/mkrescue/modules.list)
+# The rescue system's persistent SSH host key (--ssh-authorized-keys
+# without --ssh-host-key), made there on first use: in the build
+# directory for a development build, so that no test writes the
+# machine's /etc; `make install` builds it with /etc/devtmpfs-rescue/.
+MKRESCUE_DEFAULT_SSH_HOST_KEY ?= $(abspath $(BUILD))/ssh_host_ed25519_key
 
 MKRESCUE_SRCS      = $(sort $(wildcard rescue/mkrescue/*.c))
 MKRESCUE_OBJDIR    = $(BUILD)/obj/mkrescue
@@ -35,7 +40,8 @@ $(error MKRESCUE_LIBARCHIVE must be static or shared, not $(MKRESCUE_LIBARCHIVE)
 endif
 MKRESCUE_DEFINES   = -DMKRESCUE_VERSION='"$(MKRESCUE_VERSION)"' \
 	-DMKRESCUE_DEFAULT_INIT='"$(MKRESCUE_INIT)"' \
-	-DMKRESCUE_DEFAULT_MODULE_LIST='"$(MKRESCUE_MODULE_LIST)"'
+	-DMKRESCUE_DEFAULT_MODULE_LIST='"$(MKRESCUE_MODULE_LIST)"' \
+	-DMKRESCUE_DEFAULT_SSH_HOST_KEY='"$(MKRESCUE_DEFAULT_SSH_HOST_KEY)"'
 
 # The storage tools (--storage) and the libelf mkrescue reads them with;
 # the static libarchive's own libraries (libarchive-dev does not bring
@@ -86,7 +92,7 @@ $(MKRESCUE_OBJDIR)/main.o: $(MKRESCUE_OBJDIR)/defaults
 $(MKRESCUE_OBJDIR)/defaults: mkrescue-defines-check
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(MKRESCUE_VERSION)' '$(MKRESCUE_INIT)' \
-		'$(MKRESCUE_MODULE_LIST)' >$@.tmp
+		'$(MKRESCUE_MODULE_LIST)' '$(MKRESCUE_DEFAULT_SSH_HOST_KEY)' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # Static like rescue-init; not with $(CFLAGS), which may hold sanitizers.

@@ -37,13 +37,16 @@ static void usage(FILE *f, const struct options *d)
 		"      --ssh-authorized-keys FILE\n"
 		"                           dropbear, started once ip= configured the network,\n"
 		"                           logins with these keys only\n"
-		"      --ssh-host-key FILE  its dropbear host key (default: a new ed25519 one)\n"
+		"      --ssh-host-key FILE  its host key, dropbear's or OpenSSH's format\n"
+		"                           (default %s,\n"
+		"                           an ed25519 key made there once)\n"
 		"      --compress C         none, gzip or zstd (default zstd)\n"
 		"      --compress-level N   gzip 1-9, zstd 1-19\n"
 		"  -v, --verbose            say what is added and why\n"
 		"  -h, --help               show this help\n"
 		"      --version            show the version\n",
-		d->init, d->busybox, d->e2fsck, d->module_list);
+		d->init, d->busybox, d->e2fsck, d->module_list,
+		d->ssh_default_host_key);
 }
 
 static int usage_error(const char *what, const char *arg)

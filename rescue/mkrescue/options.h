@@ -24,6 +24,8 @@ struct options {
 	bool module_list_given, hostonly;
 	enum options_storage storage;
 	const char *ssh_keys, *ssh_host_key;	/* --ssh-authorized-keys */
+	/* Without --ssh-host-key: the persistent key, made there once. */
+	const char *ssh_default_host_key;
 	const char **add, **include;
 	size_t nadd, ninclude;
 	struct image_options image;

@@ -14,6 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct options o = {
 		.init = "/init", .busybox = "/bin/busybox",
 		.e2fsck = "/sbin/e2fsck.static", .module_list = "modules.list",
+		.ssh_default_host_key = "ssh_host_ed25519_key",
 		.image = { .compress = IMAGE_ZSTD }, .version = "fuzz",
 	};
 	char *argv[WORDS_MAX + 2] = { "mkrescue" }, *text, *p;
