@@ -314,13 +314,15 @@ dracut_install_tree() { # dest
 
 # dracut_in_tree KVER DEST OUT LOG [dracut options]: dracut for KVER with
 # the module, rescue-init and module list that DEST holds, as a user of a
-# build tree would run it; its output in LOG, its status returned.
+# build tree would run it; its output in LOG, its status returned.  The
+# persistent SSH host key is the test's own ($T), never the machine's.
 dracut_in_tree() { # kver dest out log [dracut options]
 	local kver=$1 dest=$2 out=$3 log=$4
 	shift 4
 	dracutbasedir=$dest.dracutbase \
 		DEVTMPFS_RESCUE_INIT=$dest/usr/lib/devtmpfs-rescue/rescue-init \
 		DEVTMPFS_RESCUE_MODULE_LIST=$dest/usr/share/devtmpfs-rescue/modules.list \
+		DEVTMPFS_RESCUE_SSH_HOST_KEY=${DEVTMPFS_RESCUE_SSH_HOST_KEY:-$T/ssh_host_ed25519_key} \
 		dracut --force --kver "$kver" \
 		${DRACUT_TEST_COMPRESS:+--compress "$DRACUT_TEST_COMPRESS"} \
 		"$@" "$out" >"$log" 2>&1

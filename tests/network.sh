@@ -304,9 +304,11 @@ dracut_ssh_image() {
 
 # expect_dracut_host_key IMG LOG KEY FINGERPRINT: the image's host key,
 # root's only, is one dropbear reads with that fingerprint, the one the
-# build printed for KEY; the build did not say it made one.
-expect_dracut_host_key() {
-	local img=$1 log=$2 key=$3 want=$4 got line
+# build printed for KEY; the build did not say it made one.  With LABEL,
+# the key is the persistent one the build says it took as LABEL, and may
+# have made.
+expect_dracut_host_key() { # img log key fingerprint [label]
+	local img=$1 log=$2 key=$3 want=$4 label=${5:-dropbear_ed25519_key=$3} got line
 	lsinitrd "$img" >"$img.list" 2>&1
 	grep -Eq '^-rw------- .* etc/dropbear/dropbear_ed25519_host_key$' "$img.list" ||
 		{ fail "no root-only etc/dropbear/dropbear_ed25519_host_key in $img:" \
@@ -315,11 +317,11 @@ expect_dracut_host_key() {
 	got=$(dropbearkey -y -f "$img.key" 2>/dev/null | sed -n 's/^Fingerprint: //p')
 	[ "$got" = "$want" ] ||
 		{ fail "the image's host key is ${got:-not a key dropbear reads}, not $want"; return 1; }
-	line=$(grep -F "devtmpfs-rescue: SSH host key from dropbear_ed25519_key=$key (" "$log")
+	line=$(grep -F "devtmpfs-rescue: SSH host key from $label (" "$log")
 	[[ $line == *": $want" ]] ||
 		{ fail "the build did not print $want for $key:" \
 			"$(grep -F 'SSH host key' "$log")"; return 1; }
-	expect_no_log "$log" 'SSH host key made' "a key made though one was given"
+	[ -n "${5:-}" ] || expect_no_log "$log" 'SSH host key made' "a key made though one was given"
 }
 
 # dracut-crypt-ssh's dropbear_ed25519_key=PATH (README): the image holds
@@ -357,6 +359,30 @@ dropbear_ed25519_key=\"$T/not_a_key\"" "$T/bad.img" "$T/bad.log" &&
 			"$(tail -3 "$T/bad.log")"
 }
 
+# Without dropbear_ed25519_key=, the image gets the rescue system's
+# persistent key, mkrescue's (H3 of the review): the first build makes
+# it, 0600, and says its fingerprint; a second build reuses it, so both
+# images have one identity.  No boot.
+test_dracut_image_keeps_the_persistent_host_key() {
+	local key=$T/ssh_host_ed25519_key fp n
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" || { fail "ssh-keygen failed"; return 1; }
+	for n in 1 2; do
+		dracut_ssh_image "dropbear_acl=\"$T/user.pub\"" "$T/image$n.img" "$T/image$n.log" ||
+			{ fail "dracut failed:" "$(tail -5 "$T/image$n.log")"; return 1; }
+	done
+	[ "$(stat -c %a "$key" 2>/dev/null)" = 600 ] || { fail "no 0600 $key"; return 1; }
+	fp=$(dropbearkey -y -f "$key" | sed -n 's/^Fingerprint: //p')
+	grep -qF "devtmpfs-rescue: SSH host key made: $key, ed25519 $fp" "$T/image1.log" ||
+		{ fail "the first build did not say it made $key ($fp):" \
+			"$(grep -F 'SSH host key' "$T/image1.log")"; return 1; }
+	expect_no_log "$T/image2.log" 'SSH host key made' "a second key made" || return 1
+	for n in 1 2; do
+		expect_dracut_host_key "$T/image$n.img" "$T/image$n.log" "$key" "$fp" \
+			"$key (the persistent one)" || return 1
+	done
+	note "one host key for both dracut images: ed25519 $fp"
+}
+
 # dracut --add devtmpfs-rescue with dracut-crypt-ssh's dropbear_acl= in a
 # dracut.conf: the same SSH rescue shell, on the stock kernel.
 test_dracut_image_with_ssh() {
@@ -369,7 +395,7 @@ test_dracut_image_with_ssh() {
 		--confdir "$T/conf.d" --add devtmpfs-rescue --add-drivers virtio_net \
 		--omit "$(bash -c '. "$1" && devtmpfs_rescue_modules_in missing' _ \
 			"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh")" || return 1
-	expect_log "$T/dracut.log" 'devtmpfs-rescue: SSH host key made for this image: ed25519 SHA256:' \
+	expect_log "$T/dracut.log" "devtmpfs-rescue: SSH host key made: $T/ssh_host_ed25519_key, ed25519 SHA256:" \
 		"the host key's fingerprint at build time" || return 1
 	net_root "$T/root.img" &&
 	ssh_vm "$KVER" "root=UUID=$ROOT_UUID ip=dhcp rescue" "$T/root.img" 1024M || return 1

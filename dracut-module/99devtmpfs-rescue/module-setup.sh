@@ -10,6 +10,7 @@
 # make install replaces these with the installed paths.
 rescue_init_installed=@RESCUE_INIT@
 module_list_installed=@MODULE_LIST@
+ssh_host_key_installed=@SSH_HOST_KEY@
 
 rescue_init_path() {
     echo "${DEVTMPFS_RESCUE_INIT:-$rescue_init_installed}"
@@ -17,6 +18,11 @@ rescue_init_path() {
 
 module_list_path() {
     echo "${DEVTMPFS_RESCUE_MODULE_LIST:-$module_list_installed}"
+}
+
+# The rescue system's persistent SSH host key, mkrescue's (mkrescue(8)).
+ssh_host_key_path() {
+    echo "${DEVTMPFS_RESCUE_SSH_HOST_KEY:-$ssh_host_key_installed}"
 }
 
 # The dracut modules that reach a root through hooks, which do not run
@@ -122,13 +128,39 @@ devtmpfs_rescue_layers_install() {
 
 # Rescue over SSH, with dracut-crypt-ssh's settings in dracut.conf:
 # dropbear_acl= root's authorized_keys (public keys only), and
-# dropbear_ed25519_key= the host key (default GENERATE: made now, its
-# fingerprint said, since the image holds it), in dropbear's format or,
-# as dracut-crypt-ssh takes it by default, OpenSSH's: converted, since
-# dropbear reads no other.  rescue-init starts dropbear once ip= has
-# configured the network; udhcpc is busybox's.
+# dropbear_ed25519_key= the host key.  By default the rescue system's
+# persistent key, the one mkrescue and update-rescue-images use
+# (/etc/devtmpfs-rescue/ssh_host_ed25519_key), made here if there is
+# none, its fingerprint said once: a key made per image would change at
+# every rebuild, and users would learn to accept a changed host key at
+# the moment they type a LUKS passphrase.  GENERATE still makes one for
+# this image only.  A key in dropbear's format goes in as it is; one in
+# OpenSSH's (dracut-crypt-ssh's default, as ssh-keygen writes it) is
+# converted, since dropbear reads no other.  rescue-init starts dropbear
+# once ip= has configured the network; udhcpc is busybox's.
+devtmpfs_rescue_ssh_make_key() { # path: made once, atomically, 0600
+    local path=$1 tmp out fp
+    [[ -e $path || -L $path ]] && return 0
+    if ! mkdir -p "${path%/*}" || ! tmp=$(mktemp -d "${path%/*}/.ssh_host_key.XXXXXX"); then
+        dfatal "devtmpfs-rescue: unable to make the SSH host key $path: its directory is not writable (set dropbear_ed25519_key=)"
+        return 1
+    fi
+    if ! out=$(umask 077 && dropbearkey -t ed25519 -f "$tmp/key" 2>&1); then
+        rm -rf "$tmp"
+        dfatal "devtmpfs-rescue: unable to make the SSH host key $path: dropbearkey: $out"
+        return 1
+    fi
+    # Another build that made one meanwhile wins: one key either way.
+    if ln "$tmp/key" "$path" 2>/dev/null; then
+        fp=$(grep -o 'SHA256:[^ ]*' <<<"$out")
+        dinfo "devtmpfs-rescue: SSH host key made: $path, ed25519 ${fp:-?} (the rescue system's identity from now on; an image holding it must stay private)"
+    fi
+    rm -rf "$tmp"
+    [[ -e $path ]]
+}
+
 devtmpfs_rescue_ssh_install() {
-    local key=${dropbear_ed25519_key:-GENERATE} out fp how
+    local key=${dropbear_ed25519_key:-} label out fp how
     local host_key=$initdir/etc/dropbear/dropbear_ed25519_host_key
     if [[ ! -r $dropbear_acl ]] || grep -q 'PRIVATE KEY' "$dropbear_acl"; then
         dfatal "devtmpfs-rescue: dropbear_acl=$dropbear_acl is not a readable file of public keys"
@@ -150,6 +182,17 @@ devtmpfs_rescue_ssh_install() {
         fp=$(grep -o 'SHA256:[^ ]*' <<<"$out")
         dinfo "devtmpfs-rescue: SSH host key made for this image: ed25519 ${fp:-?} (the image holds it: keep the image private)"
     else
+        if [[ $key ]]; then
+            label="dropbear_ed25519_key=$key"
+        else
+            key=$(ssh_host_key_path)
+            label="$key (the persistent one)"
+            if [[ $key == @*@ ]]; then
+                dfatal "devtmpfs-rescue: no SSH host key path: set dropbear_ed25519_key= or DEVTMPFS_RESCUE_SSH_HOST_KEY, or run make install"
+                return 1
+            fi
+            devtmpfs_rescue_ssh_make_key "$key" || return 1
+        fi
         rm -f "$host_key"
         if dropbearkey -y -f "$key" >/dev/null 2>&1; then
             command install -m 0600 "$key" "$host_key" || return 1
@@ -158,12 +201,12 @@ devtmpfs_rescue_ssh_install() {
             how="converted from OpenSSH's format"
         else
             rm -f "$host_key"
-            dfatal "devtmpfs-rescue: dropbear_ed25519_key=$key is not a host key in dropbear's or OpenSSH's format (neither dropbearkey -y nor dropbearconvert reads it)"
+            dfatal "devtmpfs-rescue: $label is not a host key in dropbear's or OpenSSH's format (neither dropbearkey -y nor dropbearconvert reads it)"
             return 1
         fi
         chmod 0600 "$host_key"
         fp=$(dropbearkey -y -f "$host_key" 2>/dev/null | grep -o 'SHA256:[^ ]*')
-        dinfo "devtmpfs-rescue: SSH host key from dropbear_ed25519_key=$key ($how): ${fp:-?}"
+        dinfo "devtmpfs-rescue: SSH host key from $label ($how): ${fp:-?}"
     fi
     # dropbear finds the keys through root's home directory.
     grep -q '^root:' "$initdir/etc/passwd" 2>/dev/null ||
