@@ -551,7 +551,7 @@ incomplete_vg_activated_degraded_boots_the_root() {
 	record_sums "$T/half1.img"
 	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
 		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=UUID=$HALF_UUID rootwait=2" --disk "virtio-blk:$T/half1.img" || return 1
+		--append "root=UUID=$HALF_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" --disk "virtio-blk:$T/half1.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: lvm: /dev/vda is PV $PV_HALF1 of volume group halfvg \(UUID [A-Za-z0-9-]+\), 1 of 2 PVs there" \
 		"the PV seen, the VG not complete" &&
