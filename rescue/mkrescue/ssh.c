@@ -223,9 +223,12 @@ static int ssh_make_default_key(const char *path)
 		err = ssh_run((char *const[]){ SSH_KEYGEN, "-t", "ed25519", "-f",
 					      key.data, NULL }, &out);
 	if (err) {
-		msg_error("unable to make the SSH host key %s: %s -t ed25519: %s",
-			  path, SSH_KEYGEN, out.len ? out.data : strerror(-err));
-		unlink(key.data);
+		msg_error("unable to make the SSH host key %s: %s -t ed25519: %.*s",
+			  path, SSH_KEYGEN,
+			  out.len ? (int)strcspn(out.data, "\n") : 64,
+			  out.len ? out.data : strerror(-err));
+		if (key.data)
+			unlink(key.data);
 		rmdir(dir.data);
 		goto out;
 	}
