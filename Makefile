@@ -24,6 +24,10 @@ DEPS_PACKAGES += xfsprogs
 DEPS_PACKAGES += dropbear-bin
 # The ssh client and ssh-keygen that the network tests log in with.
 DEPS_PACKAGES += openssh-client
+# dracut builds its images from this machine's own files: its systemd
+# and udev modules, which the dracut and debian tests expect (and
+# Debian's default configuration has), need systemd and udev installed.
+DEPS_PACKAGES += systemd udev
 # make deb and its test (tests/package.sh, which runs grub-mkconfig in a
 # Debian root booted from a copy of tests/debian-root).
 DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian
