@@ -435,6 +435,61 @@ test_rescue_conf_update_rescue_images_and_kernel_install() {
 	in_root "$tree" "$T/ki-deb.log" env DEB_MAINT_PARAMS=configure "$plugin" add "$kver" /boot/entry \
 		"/boot/vmlinuz-$kver" || fail "$plugin add inside a Debian hook failed"
 	[ ! -e "$img" ] || fail "$plugin wrote an image inside a Debian kernel hook (DEB_MAINT_PARAMS set)"
+
+	# Who may read the images (review H1): the INCLUDE= image above is
+	# root's only; so is any image update-rescue-images, the kernel hook
+	# or the plugin writes, whatever the caller's umask (umask 077, as
+	# under dracut), even one with no key in it.
+	local mode
+	mode=$(stat -c %a "$tree/boot/rescue-conf/rescue.img-$kver")
+	[ "$mode" = 600 ] || fail "the INCLUDE= image is $mode, not 600"
+	rm -f "$img"
+	in_root "$tree" "$T/umask.log" sh -c "umask 022 && $update $kver" ||
+		fail "update-rescue-images under umask 022 failed:" "$(cat "$T/umask.log")"
+	mode=$(stat -c %a "$img")
+	[ "$mode" = 600 ] || fail "update-rescue-images under umask 022 wrote $img $mode, not 600"
+	rm -f "$img"
+	in_root "$tree" "$T/hook.log" sh -c "umask 022 && /etc/kernel/postinst.d/devtmpfs-rescue $kver /boot/vmlinuz-$kver" ||
+		fail "the kernel hook failed:" "$(cat "$T/hook.log")"
+	mode=$(stat -c %a "$img")
+	[ "$mode" = 600 ] || fail "the kernel hook under umask 022 wrote $img $mode, not 600"
+	rm -f "$img"
+	in_root "$tree" "$T/ki-umask.log" sh -c "umask 022 && $plugin add $kver /boot/entry /boot/vmlinuz-$kver" ||
+		fail "$plugin add failed:" "$(cat "$T/ki-umask.log")"
+	mode=$(stat -c %a "$img")
+	[ "$mode" = 600 ] || fail "$plugin under umask 022 wrote $img $mode, not 600"
+
+	# SSH_AUTHORIZED_KEYS= (review H3): every kernel's image gets dropbear
+	# and root's keys, with the rescue system's one host key, made in
+	# /etc/devtmpfs-rescue the first time (0600, its fingerprint said)
+	# and kept by the next run.
+	local ssh_debs key=/etc/devtmpfs-rescue/ssh_host_ed25519_key fp n
+	ssh_debs=$(package_closure "$tree/var/lib/dpkg/status" dropbear-bin) || return 1
+	# shellcheck disable=SC2086 # the .deb paths have no blanks
+	root_dpkg_i "$tree" "$T/dpkg-ssh.log" $ssh_debs || return 1
+	ssh-keygen -q -t ed25519 -N '' -C package-test -f "$T/user" || { fail "ssh-keygen failed"; return 1; }
+	cp "$T/user.pub" "$tree/etc/package-test-keys" &&
+	echo 'SSH_AUTHORIZED_KEYS=/etc/package-test-keys' >>"$conf" || return 1
+	[ ! -e "$tree$key" ] || { fail "$key exists before any image with SSH"; return 1; }
+	for n in 1 2; do
+		in_root "$tree" "$T/ssh$n.log" sh -c "umask 022 && $update $kver" ||
+			{ fail "update-rescue-images with SSH_AUTHORIZED_KEYS= failed:" "$(cat "$T/ssh$n.log")"; return 1; }
+		rescue_img_lists "$img" '^usr/sbin/dropbear$' || fail "SSH_AUTHORIZED_KEYS=: no dropbear in the image"
+		rescue_img_lists "$img" '^root/\.ssh/authorized_keys$' || fail "SSH_AUTHORIZED_KEYS=: no authorized_keys"
+		mode=$(stat -c %a "$img")
+		[ "$mode" = 600 ] || fail "the image with SSH is $mode, not 600"
+		bsdtar -xOf "$img" etc/dropbear/dropbear_ed25519_host_key >"$T/host_key$n" 2>/dev/null
+		fp=$(dropbearkey -y -f "$tree$key" 2>/dev/null | sed -n 's/^Fingerprint: //p')
+		[ -n "$fp" ] && [ "$(dropbearkey -y -f "$T/host_key$n" 2>/dev/null |
+			sed -n 's/^Fingerprint: //p')" = "$fp" ] || fail "image $n does not hold $key"
+	done
+	mode=$(stat -c %a "$tree$key" 2>/dev/null)
+	[ "$mode" = 600 ] || fail "$key is ${mode:-missing}, not 600"
+	fp=$(dropbearkey -y -f "$tree$key" 2>/dev/null | sed -n 's/^Fingerprint: //p')
+	grep -qF "mkrescue: SSH host key made: $key, ed25519 $fp" "$T/ssh1.log" ||
+		fail "the first image with SSH did not say it made $key ($fp):" "$(cat "$T/ssh1.log")"
+	! grep -q 'SSH host key made' "$T/ssh2.log" || fail "the second run made another key:" "$(cat "$T/ssh2.log")"
+	note "SSH_AUTHORIZED_KEYS=: dropbear in $(basename "$img"), 0600, host key ed25519 $fp kept"
 	chroot_umount "$tree"
 	rm -rf "$tree"
 }
