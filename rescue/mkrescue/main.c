@@ -210,7 +210,9 @@ static int write_output(const struct list *l, const struct options *o,
 	 * only, whatever the umask; any other is 0644 less the umask. */
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, (l->secret ? 0600 : 0644) & ~mask) < 0) {
+	/* EPERM: a filesystem without modes (vfat) refuses a mode it
+	 * cannot represent; the fstat() below then warns. */
+	if (fchmod(fd, (l->secret ? 0600 : 0644) & ~mask) < 0 && errno != EPERM) {
 		err = -errno;
 		msg_error("unable to set the mode of %s: %s", tmp_path, strerror(-err));
 	}
