@@ -31,6 +31,9 @@ PV_RAID2=Rescue-PV00-0000-0000-0000-0008-raid02
 HALF_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9020
 PV_HALF1=Rescue-PV00-0000-0000-0000-0009-half01
 PV_HALF2=Rescue-PV00-0000-0000-0000-0010-half02
+MIRROR_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9021
+PV_MIRROR1=Rescue-PV00-0000-0000-0000-0011-mirr01
+PV_MIRROR2=Rescue-PV00-0000-0000-0000-0012-mirr02
 LUKS_PASS=rescue-lvm-pass
 
 # lvm_helper_vm LOG CMDS DISK...: the stock kernel with an image of
@@ -234,6 +237,47 @@ make_lvm_raid_disks() {
 	fi
 	cp --sparse=always "$cache/raid1.img" "$T/raid1.img" &&
 	cp --sparse=always "$cache/raid2.img" "$T/raid2.img"
+}
+
+# make_lvm_mirror_disks: mirror1.img and mirror2.img in $T, PVs
+# $PV_MIRROR1 and $PV_MIRROR2 of VG mirrorvg: LV root, an old-style
+# lvcreate --type mirror -m1 --mirrorlog core over both (ext4
+# $MIRROR_UUID, marker lvm-mirror), in sync, which rescue-init leaves
+# to lvm.  Cached apart.
+make_lvm_mirror_disks() {
+	local key cache
+	KVER=$(stock_kernel_version) || return 1
+	key=$({ declare -f make_lvm_mirror_disks lvm_helper_vm lvm_ext4 write_report_init
+		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
+		echo "$PV_MIRROR1 $PV_MIRROR2 $MIRROR_UUID"; } | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/lvm.cache/mirror-$key
+	if [ ! -e "$cache/done" ]; then
+		lvm_ext4 "$T/src-mirror.img" 24 "$MIRROR_UUID" lvm-mirror &&
+		blank_disk "$T/mirror1.img" 40 && blank_disk "$T/mirror2.img" 44 || return 1
+		# the kernel may name the disks in any order: by their sizes
+		cat >"$T/helper.cmds" <<-CMDS
+		modprobe dm_mod; modprobe dm_mirror; export LVM_SUPPRESS_FD_WARNINGS=1
+		for d in vda vdb vdc; do case \$(cat /sys/block/\$d/size) in 81920) A=/dev/\$d;; 90112) B=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pvs \$A \$B src \$S"
+		lvm pvcreate -q --norestorefile -u $PV_MIRROR1 \$A && lvm pvcreate -q --norestorefile -u $PV_MIRROR2 \$B && lvm vgcreate -q mirrorvg \$A \$B
+		lvm lvcreate -q -y --type mirror -m1 --mirrorlog core -n root -L 24M mirrorvg
+		i=0; until lvm lvs --noheadings -o copy_percent mirrorvg/root | grep -q '100\.00' || [ \$i = 120 ]; do sleep 1; i=\$((i + 1)); done
+		dd if=\$S of=/dev/mirrorvg/root bs=1M conv=fsync 2>/dev/null && echo mirror-copied
+		lvm lvs --noheadings -o copy_percent mirrorvg/root | grep -q '100\.00' && echo mirror-in-sync
+		lvm vgchange -q -an mirrorvg && sync
+		lvm lvs -a -o lv_name,segtype,devices mirrorvg
+		[ -e /dev/mapper/mirrorvg-root ] || echo layout-done-\$((6 * 7))
+		CMDS
+		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/mirror1.img" \
+			"$T/mirror2.img" "$T/src-mirror.img" || return 1
+		grep -q "^mirror-copied" <(tr -d '\r' <"$T/helper.log") &&
+		grep -q "^mirror-in-sync" <(tr -d '\r' <"$T/helper.log") ||
+			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the mirror LV or sync it"; return 1; }
+		rm -rf "$cache" && mkdir -p "$cache" &&
+		mv "$T/mirror1.img" "$T/mirror2.img" "$T/helper.log" "$cache/" &&
+		touch "$cache/done" || return 1
+	fi
+	cp --sparse=always "$cache/mirror1.img" "$T/mirror1.img" &&
+	cp --sparse=always "$cache/mirror2.img" "$T/mirror2.img"
 }
 
 # make_lvm_half_disks: half1.img and half2.img in $T, PVs $PV_HALF1 and
@@ -498,6 +542,40 @@ raid1_lv_falls_back_to_lvm() {
 	expect_log "$T/console.log" "rescue: found root /dev/raidvg/root on /dev/dm-[0-9]+" \
 		"the root found on the RAID1 LV" &&
 	expect_field "$T/console.log" root marker lvm-raid &&
+	expect_field "$T/console.log" root fs ext4 &&
+	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+}
+
+# An old-style mirror LV (lvcreate --type mirror -m1, its log in
+# memory, over two PVs) is not a plain table (a mirror target over its
+# hidden mimage LVs): its VG goes to lvm, with the line why, and the
+# root on the mirror LV boots.  On both stock kernels (dm-mirror loaded
+# on lvm's request), not the patched one, which leaves the mirror
+# target out (kernel/README).
+test_mirror_lv_falls_back_to_lvm() {
+	STACK_KERNELS=${STACK_KERNELS:-stock newest} for_each_stack_kernel mirror_lv_falls_back_to_lvm
+}
+mirror_lv_falls_back_to_lvm() {
+	make_lvm_mirror_disks && lvm_image || return 1
+	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
+		--append "root=/dev/mirrorvg/root" --disk "virtio-blk:$T/mirror1.img" \
+		--disk "virtio-blk:$T/mirror2.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: volume group mirrorvg: lvm activates it: LV root is a segment not striped or linear$" \
+		"the line saying why lvm activates the VG" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: activating the LVs of mirrorvg \(volume group mirrorvg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
+		"lvm's activation" &&
+	expect_log "$T/console.log" "modprobe: loaded module dm_mirror for dm-mirror" \
+		"dm-mirror loaded from the image on lvm's request" &&
+	expect_log "$T/console.log" "rescue: lvm: +1 logical volume\(s\) in volume group \"mirrorvg\" now active" \
+		"lvm activating the mirror LV" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group mirrorvg: 3 LVs activated$" \
+		"the mirror LV and its two hidden mimage LVs activated" &&
+	expect_log "$T/console.log" "rescue: found root /dev/mirrorvg/root on /dev/dm-[0-9]+" \
+		"the root found on the mirror LV" &&
+	expect_field "$T/console.log" root marker lvm-mirror &&
 	expect_field "$T/console.log" root fs ext4 &&
 	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
 }
