@@ -34,6 +34,9 @@ PV_HALF2=Rescue-PV00-0000-0000-0000-0010-half02
 MIRROR_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9021
 PV_MIRROR1=Rescue-PV00-0000-0000-0000-0011-mirr01
 PV_MIRROR2=Rescue-PV00-0000-0000-0000-0012-mirr02
+CACHE_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9022
+PV_CACHE1=Rescue-PV00-0000-0000-0000-0013-cach01
+PV_CACHE2=Rescue-PV00-0000-0000-0000-0014-cach02
 LUKS_PASS=rescue-lvm-pass
 
 # lvm_helper_vm LOG CMDS DISK...: the stock kernel with an image of
@@ -278,6 +281,46 @@ make_lvm_mirror_disks() {
 	fi
 	cp --sparse=always "$cache/mirror1.img" "$T/mirror1.img" &&
 	cp --sparse=always "$cache/mirror2.img" "$T/mirror2.img"
+}
+
+# make_lvm_cache_disks: cache1.img and cache2.img in $T, PVs $PV_CACHE1
+# and $PV_CACHE2 of VG cachevg: LV root on cache1 (ext4 $CACHE_UUID,
+# marker lvm-cache), cached (lvconvert --type cache --cachepool,
+# writethrough) by the cache pool cpool on cache2, which rescue-init
+# leaves to lvm.  Cached apart.
+make_lvm_cache_disks() {
+	local key cache
+	KVER=$(stock_kernel_version) || return 1
+	key=$({ declare -f make_lvm_cache_disks lvm_helper_vm lvm_ext4 write_report_init
+		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
+		echo "$PV_CACHE1 $PV_CACHE2 $CACHE_UUID"; } | sha256sum | cut -c1-16)
+	cache=$BUILD/tests/lvm.cache/cache-$key
+	if [ ! -e "$cache/done" ]; then
+		lvm_ext4 "$T/src-cache.img" 24 "$CACHE_UUID" lvm-cache &&
+		blank_disk "$T/cache1.img" 40 && blank_disk "$T/cache2.img" 32 || return 1
+		# the kernel may name the disks in any order: by their sizes
+		cat >"$T/helper.cmds" <<-CMDS
+		modprobe dm_mod; modprobe dm_cache; modprobe dm_cache_smq; export LVM_SUPPRESS_FD_WARNINGS=1
+		for d in vda vdb vdc; do case \$(cat /sys/block/\$d/size) in 81920) A=/dev/\$d;; 65536) B=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pvs \$A \$B src \$S"
+		lvm pvcreate -q --norestorefile -u $PV_CACHE1 \$A && lvm pvcreate -q --norestorefile -u $PV_CACHE2 \$B && lvm vgcreate -q cachevg \$A \$B
+		lvm lvcreate -q -y -n root -L 24M cachevg \$A && lvm lvcreate -q -y --type cache-pool -n cpool -L 8M cachevg \$B
+		lvm lvconvert -q -y --type cache --cachemode writethrough --cachepool cachevg/cpool cachevg/root && echo cache-attached
+		dd if=\$S of=/dev/cachevg/root bs=1M conv=fsync 2>/dev/null && echo cache-copied
+		lvm vgchange -q -an cachevg && sync
+		lvm lvs -a -o lv_name,segtype,pool_lv,devices cachevg
+		[ -e /dev/mapper/cachevg-root ] || echo layout-done-\$((6 * 7))
+		CMDS
+		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/cache1.img" \
+			"$T/cache2.img" "$T/src-cache.img" || return 1
+		grep -q "^cache-attached" <(tr -d '\r' <"$T/helper.log") &&
+		grep -q "^cache-copied" <(tr -d '\r' <"$T/helper.log") ||
+			{ show_log "$T/helper.log" 40; fail "the helper VM did not cache the root LV or fill it"; return 1; }
+		rm -rf "$cache" && mkdir -p "$cache" &&
+		mv "$T/cache1.img" "$T/cache2.img" "$T/helper.log" "$cache/" &&
+		touch "$cache/done" || return 1
+	fi
+	cp --sparse=always "$cache/cache1.img" "$T/cache1.img" &&
+	cp --sparse=always "$cache/cache2.img" "$T/cache2.img"
 }
 
 # make_lvm_half_disks: half1.img and half2.img in $T, PVs $PV_HALF1 and
@@ -576,6 +619,47 @@ mirror_lv_falls_back_to_lvm() {
 	expect_log "$T/console.log" "rescue: found root /dev/mirrorvg/root on /dev/dm-[0-9]+" \
 		"the root found on the mirror LV" &&
 	expect_field "$T/console.log" root marker lvm-mirror &&
+	expect_field "$T/console.log" root fs ext4 &&
+	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+}
+
+# An LV cached by a cache pool (lvconvert --type cache --cachepool, the
+# pool on another PV) is not a plain table (a cache target over the
+# pool's cdata and cmeta and the origin's corig LV): its VG goes to
+# lvm, with the line why, and the root on the cached LV boots.  The
+# image has no cache_check (thin-provisioning-tools): lvm says it skips
+# the check and activates.  On both stock kernels (dm-cache and its smq
+# policy loaded on lvm's request), not the patched one, which leaves
+# the cache target out (kernel/README).
+test_cache_lv_falls_back_to_lvm() {
+	STACK_KERNELS=${STACK_KERNELS:-stock newest} for_each_stack_kernel cache_lv_falls_back_to_lvm
+}
+cache_lv_falls_back_to_lvm() {
+	make_lvm_cache_disks && lvm_image || return 1
+	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
+		--append "root=/dev/cachevg/root" --disk "virtio-blk:$T/cache1.img" \
+		--disk "virtio-blk:$T/cache2.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: volume group cachevg: lvm activates it: LV root is a segment not striped or linear$" \
+		"the line saying why lvm activates the VG" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: activating the LVs of cachevg \(volume group cachevg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
+		"lvm's activation" &&
+	expect_log "$T/console.log" "modprobe: loaded module dm_cache for dm-cache" \
+		"dm-cache loaded from the image on lvm's request" &&
+	expect_log "$T/console.log" "modprobe: loaded module dm_cache_smq for dm-cache-smq" \
+		"dm-cache's smq policy loaded from the image on lvm's request" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: +WARNING: Check is skipped, please install recommended missing binary /usr/sbin/cache_check!" \
+		"lvm skipping the pool's cache_check, which the image does not have" &&
+	expect_log "$T/console.log" "rescue: lvm: +1 logical volume\(s\) in volume group \"cachevg\" now active" \
+		"lvm activating the cached LV" &&
+	expect_log "$T/console.log" "rescue: lvm: volume group cachevg: 1 LVs activated$" \
+		"the cached LV counted (the devices of its origin and of the pool have suffixed dm UUIDs)" &&
+	expect_log "$T/console.log" "rescue: found root /dev/cachevg/root on /dev/dm-[0-9]+" \
+		"the root found on the cached LV" &&
+	expect_field "$T/console.log" root marker lvm-cache &&
 	expect_field "$T/console.log" root fs ext4 &&
 	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
 }
