@@ -542,6 +542,12 @@ test_ssh_host_key_made_once_and_kept() {
 	mk -v --ssh-authorized-keys "$T/user.pub" -o "$T/rescue3.img" 2>"$T/stderr3" &&
 	grep -qxF "mkrescue: SSH host key $key: $printed" "$T/stderr3" ||
 		fail "-v does not give the key's fingerprint:" "$(grep 'SSH host' "$T/stderr3")"
+	# A key others can read is no secret any more: said, in one line.
+	chmod 0644 "$key" &&
+	mk --ssh-authorized-keys "$T/user.pub" -o "$T/rescue4.img" 2>"$T/stderr4" || return 1
+	grep -qx "mkrescue: warning: the SSH host key $key is readable by others (mode 0644): .*" "$T/stderr4" &&
+	[ "$(wc -l <"$T/stderr4")" -eq 1 ] ||
+		fail "no one-line warning for a host key others can read:" "$(cat "$T/stderr4")"
 	note "one host key for both builds: ed25519 $printed"
 }
 
