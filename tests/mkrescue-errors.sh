@@ -86,7 +86,13 @@ test_private_key_as_ssh_authorized_keys_is_refused() {
 	ssh-keygen -q -t ed25519 -N '' -C rescue-test -f "$T/id_ed25519" ||
 		{ fail "ssh-keygen failed"; return 1; }
 	cat "$T/id_ed25519.pub" "$T/id_ed25519" >"$T/both"
-	for keys in "$T/id_ed25519" "$T/both"; do
+	# A PuTTY private key (.ppk, the shape puttygen writes): its public
+	# part looks like an authorized_keys line, its private part follows.
+	printf '%s\n' 'PuTTY-User-Key-File-3: ecdsa-sha2-nistp256' 'Encryption: none' \
+		'Comment: rescue-test' 'Public-Lines: 1' \
+		'AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBExample' \
+		'Private-Lines: 1' 'AAAAIQDExamplePrivatePart' 'Private-MAC: 00' >"$T/key.ppk"
+	for keys in "$T/id_ed25519" "$T/both" "$T/key.ppk"; do
 		mk --ssh-authorized-keys "$keys" -o "$T/rescue.img" >"$T/stdout" 2>"$T/stderr"
 		status=$?
 		[ "$status" -ne 0 ] ||

@@ -40,7 +40,9 @@ static int ssh_check_keys(const char *path, const char *text)
 	const char *line;
 	size_t i;
 
-	if (strstr(text, "PRIVATE KEY")) {
+	/* PEM and OpenSSH private keys, and PuTTY's .ppk (whose
+	 * "Public-Lines" hold an ecdsa-sha2-... key the check below takes). */
+	if (strstr(text, "PRIVATE KEY") || strstr(text, "PuTTY-User-Key-File-")) {
 		msg_error("--ssh-authorized-keys %s: this is a private key; "
 			  "give the public one (.pub)", path);
 		return -EINVAL;
