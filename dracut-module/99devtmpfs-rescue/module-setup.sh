@@ -162,7 +162,7 @@ devtmpfs_rescue_ssh_make_key() { # path: made once, atomically, 0600
 devtmpfs_rescue_ssh_install() {
     local key=${dropbear_ed25519_key:-} label out fp how
     local host_key=$initdir/etc/dropbear/dropbear_ed25519_host_key
-    if [[ ! -r $dropbear_acl ]] || grep -q 'PRIVATE KEY' "$dropbear_acl"; then
+    if [[ ! -r $dropbear_acl ]] || grep -q -e 'PRIVATE KEY' -e 'PuTTY-User-Key-File-' "$dropbear_acl"; then
         dfatal "devtmpfs-rescue: dropbear_acl=$dropbear_acl is not a readable file of public keys"
         return 1
     fi
