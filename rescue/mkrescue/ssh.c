@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,28 @@ static int ssh_check_keys(const char *path, const char *text)
 	return -EINVAL;
 }
 
+/*
+ * Scratch copies of a private key (the key checked or converted, a key
+ * being made) exist only with SIGINT, SIGTERM and SIGHUP held, so that
+ * an interrupted run still removes them: main.c's handler runs once
+ * they are gone.  The tools run with the signals free (ssh_run).
+ */
+static void ssh_scratch_begin(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void ssh_scratch_end(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
 /* Run argv, its stdout into out (may be NULL); 0 when it exited 0. */
 static int ssh_run(char *const argv[], struct buf *out)
 {
@@ -73,6 +96,10 @@ static int ssh_run(char *const argv[], struct buf *out)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[0]);
@@ -137,10 +164,13 @@ static int ssh_check_host_key(const char *what, const char *name,
 {
 	char dir[] = "/tmp/mkrescue-ssh.XXXXXX", in[64], conv[64];
 	struct buf converted = { 0 }, ignored = { 0 };
+	sigset_t old;
 	int err;
 
+	ssh_scratch_begin(&old);
 	if (!mkdtemp(dir)) {
 		err = -errno;
+		ssh_scratch_end(&old);
 		msg_error("unable to check %s %s: a scratch directory: %s", what,
 			  name, strerror(-err));
 		return err;
@@ -185,6 +215,7 @@ out:
 	unlink(conv);
 	unlink(in);
 	rmdir(dir);
+	ssh_scratch_end(&old);
 	buf_free(&converted);
 	buf_free(&ignored);
 	return err;
@@ -204,6 +235,7 @@ static int ssh_make_default_key(const char *path)
 	char *parent = slash && slash != path ? strndup(path, (size_t)(slash - path)) :
 		       strdup(slash ? "/" : ".");
 	struct buf dir = { 0 }, key = { 0 }, out = { 0 };
+	sigset_t old;
 	int len, err;
 	const char *fp;
 
@@ -216,8 +248,10 @@ static int ssh_make_default_key(const char *path)
 		err = -errno;
 		goto fail;
 	}
+	ssh_scratch_begin(&old);
 	if (!mkdtemp(dir.data)) {
 		err = -errno;
+		ssh_scratch_end(&old);
 		goto fail;
 	}
 	err = buf_printf(&key, "%s/key", dir.data);
@@ -232,6 +266,7 @@ static int ssh_make_default_key(const char *path)
 		if (key.data)
 			unlink(key.data);
 		rmdir(dir.data);
+		ssh_scratch_end(&old);
 		goto out;
 	}
 	if (link(key.data, path) == 0) {
@@ -244,6 +279,7 @@ static int ssh_make_default_key(const char *path)
 	}
 	unlink(key.data);
 	rmdir(dir.data);
+	ssh_scratch_end(&old);
 	if (!err)
 		goto out;
 fail:
