@@ -135,13 +135,14 @@ root_dpkg_i() { # tree log files...
 }
 
 # package_ran_update_grub LOG WHAT: the maintainer script's log shows
-# update-grub's start, and either its end or the script's line naming
-# the failure ("...: WHAT").
+# that update-grub ran: either its start and end, or the script's line
+# naming its failure ("devtmpfs-rescue: update-grub failed: WHAT"),
+# which the script prints only when update-grub ran and failed.
 package_ran_update_grub() {
-	grep -q '^Generating grub configuration file' "$1" ||
-		{ fail "the package's script ran no update-grub with a grub.cfg there:" "$(cat "$1")"; return 1; }
-	grep -q '^done$' "$1" || grep -qF "devtmpfs-rescue: update-grub failed: $2" "$1" ||
-		{ fail "update-grub neither ended nor was its failure named:" "$(cat "$1")"; return 1; }
+	grep -q '^Generating grub configuration file' "$1" && grep -q '^done$' "$1" && return 0
+	grep -qF "devtmpfs-rescue: update-grub failed: $2" "$1" ||
+		{ fail "the package's script ran no update-grub with a grub.cfg there, or did not name its failure:" \
+			"$(cat "$1")"; return 1; }
 }
 
 # The menu entry titled TITLE in a grub.cfg: "KERNEL INITRD ARGS...".
@@ -198,15 +199,21 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	echo MODULES=list >"$tree/etc/initramfs-tools/conf.d/package-test.conf"
 	mkdir -p "$tree/etc/initramfs-tools"
 	echo update_initramfs=no >"$tree/etc/initramfs-tools/update-initramfs.conf"
-	root_dpkg_i "$tree" "$T/dpkg-b.log" $debs_b || return 1
+	# The newer kernel apart: it pre-depends on linux-base, which a
+	# single dpkg -i of everything would only have unpacked.
+	root_dpkg_i "$tree" "$T/dpkg-b.log" $(echo "$debs_b" | grep -v "/linux-image-6\.12") &&
+	root_dpkg_i "$tree" "$T/dpkg-b2.log" $(echo "$debs_b" | grep "/linux-image-6\.12") ||
+		return 1
+	cat "$T/dpkg-b2.log" >>"$T/dpkg-b.log"
 	chmod -x "$tree"/etc/grub.d/{20_linux_xen,30_os-prober,30_uefi-firmware} 2>/dev/null
 	local k
 	for k in "$kver" "$kver_new"; do
 		[ -s "$tree/boot/rescue.img-$k" ] ||
 			{ fail "installing linux-image-$k wrote no /boot/rescue.img-$k:" \
 				"$(grep -i rescue "$T/dpkg-b.log")"; return 1; }
-		expect_log "$T/dpkg-b.log" "^update-rescue-images: wrote /boot/rescue.img-$k\$" \
-			"the hook's line" || return 1
+		# 6.12's version has a "+": matched as text, not as a regex.
+		grep -qxF "update-rescue-images: wrote /boot/rescue.img-$k" "$T/dpkg-b.log" ||
+			{ fail "no 'update-rescue-images: wrote /boot/rescue.img-$k' from the hook"; return 1; }
 	done
 	bsdtar -tf "$tree/boot/rescue.img-$kver" | grep -q "^lib/modules/$kver/modules.dep$" ||
 		{ fail "/boot/rescue.img-$kver holds no modules of $kver"; return 1; }
