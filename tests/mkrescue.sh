@@ -484,7 +484,7 @@ dropbear_fingerprint() { # key
 	dropbearkey -y -f "$1" 2>/dev/null | sed -n 's/^Fingerprint: //p'
 }
 
-# --ssh-host-key FILE "gives it the machine's own identity" (README): the
+# --ssh-host-key FILE gives the rescue system that identity (README): the
 # image's host key is that file, byte for byte, root's only; mkrescue
 # does not claim to have made one.
 test_ssh_host_key_is_the_file_given() {
