@@ -49,7 +49,7 @@ test_make_deb_builds_a_lintian_clean_package() {
 	local f
 	for f in ./usr/sbin/mkrescue ./usr/sbin/update-rescue-images \
 		./usr/lib/devtmpfs-rescue/rescue-init ./usr/share/devtmpfs-rescue/modules.list \
-		./etc/kernel/postinst.d/devtmpfs-rescue ./etc/kernel/postrm.d/devtmpfs-rescue \
+		./etc/kernel/postinst.d/yy-devtmpfs-rescue ./etc/kernel/postrm.d/yy-devtmpfs-rescue \
 		./etc/grub.d/42_devtmpfs-rescue ./etc/devtmpfs-rescue/rescue.conf \
 		./usr/lib/kernel/install.d/60-devtmpfs-rescue.install \
 		./usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh \
@@ -97,6 +97,21 @@ package_closure() { # status packages...
 		[ -e "$f" ] || { fail "apt downloaded no $f"; return 1; }
 		echo "$f"
 	done <"$T/apt.inst"
+}
+
+# The .deb of PACKAGE in this host's archives, downloaded once into the
+# shared cache (it may be installed in the root already: package_closure
+# would leave it out).
+package_download() { # package
+	local dir=$PACKAGE_CACHE/package-debs f
+	mkdir -p "$dir"
+	(
+		flock 9
+		cd "$dir" && apt-get download "$1" >"$T/apt-download.log" 2>&1
+	) 9>"$dir.lock" || { fail "apt-get download $1 failed:" "$(tail -n5 "$T/apt-download.log")"; return 1; }
+	f=$(ls -t "$dir/$1"_*.deb 2>/dev/null | head -n1)
+	[ -n "$f" ] || { fail "apt-get download $1 left no .deb in $dir"; return 1; }
+	echo "$f"
 }
 
 # Mounts in the root for dpkg's scripts; chroot_umount always runs (the
@@ -188,10 +203,10 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	# the rescue entry.  update-grub writes the menu in the booted root.
 	mkdir -p "$tree/boot/grub"
 	echo 'GRUB_CMDLINE_LINUX="console=ttyS0"' >"$tree/etc/default/grub"
-	# update-grub takes a minute under TCG: GRUB's own recovery entries
-	# are off, and so (below, once GRUB is installed) are the generators
-	# that have nothing to find here (Xen, other systems, firmware).
-	echo 'GRUB_DISABLE_RECOVERY=true' >>"$tree/etc/default/grub"
+	# update-grub takes a minute under TCG: the generators that have
+	# nothing to find here (Xen, other systems, firmware) are off below,
+	# once GRUB is installed.  GRUB's recovery entries stay on: the
+	# rescue entries follow GRUB_DISABLE_RECOVERY (review L5).
 	# initramfs-tools comes with the kernel; its image is not under test
 	# and takes minutes with every module: the modules listed (none),
 	# and no second run from its dpkg trigger.
@@ -318,7 +333,7 @@ EOF
 	# the kernel's installation go on; the old image stays.
 	echo COMPRESS=lz4 >>"$tree/etc/devtmpfs-rescue/rescue.conf"
 	in_root "$tree" "$T/hook.log" env DEB_MAINT_PARAMS=configure \
-		/etc/kernel/postinst.d/devtmpfs-rescue "$kver" "/boot/vmlinuz-$kver" ||
+		/etc/kernel/postinst.d/yy-devtmpfs-rescue "$kver" "/boot/vmlinuz-$kver" ||
 		fail "the kernel hook failed when mkrescue did:" "$(cat "$T/hook.log")"
 	[ "$(wc -l <"$T/hook.log")" -eq 1 ] &&
 		grep -q "^update-rescue-images: no rescue image for Linux $kver: .*lz4" "$T/hook.log" ||
@@ -424,8 +439,63 @@ test_rescue_conf_update_rescue_images_and_kernel_install() {
 		fail "STORAGE=yes without mdadm, cryptsetup, lvm installed succeeded"
 	grep -q "^update-rescue-images: no rescue image for Linux $kver: " "$T/storage.log" ||
 		fail "STORAGE=yes without the tools: not the line naming the kernel:" "$(cat "$T/storage.log")"
+	# STORAGE=: yes, no and empty reach mkrescue as --storage,
+	# --no-storage and neither (review M6: "no" used to be dropped).
+	local wrapper=/usr/local/sbin/mkrescue-args
+	cat >"$tree$wrapper" <<-'WRAP'
+	#!/bin/sh
+	echo "$*" >>/tmp/mkrescue-args
+	exec /usr/sbin/mkrescue "$@"
+	WRAP
+	chmod 755 "$tree$wrapper"
+	local storage
+	for storage in yes no ''; do
+		sed -i '/^STORAGE=/d' "$conf"
+		echo "STORAGE=$storage" >>"$conf"
+		rm -f "$tree/tmp/mkrescue-args"
+		in_root "$tree" "$T/storage-args.log" env MKRESCUE=$wrapper "$update" "$kver"
+		case $storage in
+		yes) grep -q -- ' --storage' "$tree/tmp/mkrescue-args" ;;
+		no) grep -q -- ' --no-storage' "$tree/tmp/mkrescue-args" ;;
+		'') ! grep -q -- '-storage' "$tree/tmp/mkrescue-args" ;;
+		esac || fail "STORAGE=$storage: mkrescue ran as:" "$(cat "$tree/tmp/mkrescue-args" 2>/dev/null)"
+	done
+	rm -f "$tree$wrapper" "$tree/tmp/mkrescue-args"
 	# Back to the defaults for the plugin.
 	sed -i '/^[A-Z_]*=/d' "$conf"
+
+	# A /boot too small for the image (review M6): one line with the
+	# figures, nothing written there, and the old image kept.
+	mkdir -p "$tree/boot/small"
+	mount -t tmpfs -o size=2m,mode=0755 package-test-small "$tree/boot/small" ||
+		{ fail "unable to mount a 2 MB tmpfs on $tree/boot/small"; return 1; }
+	echo 'the old image' >"$tree/boot/small/rescue.img-$kver"
+	in_root "$tree" "$T/small.log" "$update" -b /boot/small "$kver" &&
+		fail "update-rescue-images into a 2 MB /boot succeeded"
+	grep -Eq "^update-rescue-images: no rescue image for Linux $kver: /boot/small has [0-9]+ KB free, the image needs [0-9]+ KB" "$T/small.log" ||
+		fail "a /boot too small: not the line with the figures:" "$(cat "$T/small.log")"
+	[ "$(cat "$tree/boot/small/rescue.img-$kver")" = 'the old image' ] &&
+		[ "$(ls -A "$tree/boot/small" | wc -l)" -eq 1 ] ||
+		fail "a /boot too small: its files changed:" "$(ls -la "$tree/boot/small")"
+	note "a 2 MB /boot: $(sed -n 's/.*: \/boot\/small //p' "$T/small.log")"
+	umount "$tree/boot/small"
+
+	# GRUB_DISABLE_RECOVERY=true (the recovery entries off): no rescue
+	# entry either, though /boot has images (review L5); the entries
+	# themselves, with recovery on, are checked in the booted root.
+	in_root "$tree" "$T/grub-norecovery.log" env GRUB_DISABLE_RECOVERY=true /etc/grub.d/42_devtmpfs-rescue ||
+		fail "42_devtmpfs-rescue with GRUB_DISABLE_RECOVERY=true failed:" "$(cat "$T/grub-norecovery.log")"
+	[ ! -s "$T/grub-norecovery.log" ] ||
+		fail "42_devtmpfs-rescue wrote entries with GRUB_DISABLE_RECOVERY=true:" "$(cat "$T/grub-norecovery.log")"
+
+	# The hooks' names order them after dkms and initramfs-tools and
+	# before zz-update-grub (review M6), as run-parts runs them.
+	local order
+	order=$( (printf '%s\n' dkms zz-update-grub; ls "$tree/etc/kernel/postinst.d") | LC_ALL=C sort | tr '\n' ' ')
+	case $order in
+	"dkms initramfs-tools yy-devtmpfs-rescue zz-update-grub ") ;;
+	*) fail "the kernel hooks run in the order: $order" ;;
+	esac
 
 	# The systemd kernel-install plugin: add writes the image, remove
 	# removes it, and inside a Debian kernel hook it leaves them to the
@@ -456,7 +526,7 @@ test_rescue_conf_update_rescue_images_and_kernel_install() {
 	mode=$(stat -c %a "$img")
 	[ "$mode" = 600 ] || fail "update-rescue-images under umask 022 wrote $img $mode, not 600"
 	rm -f "$img"
-	in_root "$tree" "$T/hook.log" sh -c "umask 022 && /etc/kernel/postinst.d/devtmpfs-rescue $kver /boot/vmlinuz-$kver" ||
+	in_root "$tree" "$T/hook.log" sh -c "umask 022 && /etc/kernel/postinst.d/yy-devtmpfs-rescue $kver /boot/vmlinuz-$kver" ||
 		fail "the kernel hook failed:" "$(cat "$T/hook.log")"
 	mode=$(stat -c %a "$img")
 	[ "$mode" = 600 ] || fail "the kernel hook under umask 022 wrote $img $mode, not 600"
@@ -497,6 +567,25 @@ test_rescue_conf_update_rescue_images_and_kernel_install() {
 		fail "the first image with SSH did not say it made $key ($fp):" "$(cat "$T/ssh1.log")"
 	! grep -q 'SSH host key made' "$T/ssh2.log" || fail "the second run made another key:" "$(cat "$T/ssh2.log")"
 	note "SSH_AUTHORIZED_KEYS=: dropbear in $(basename "$img"), 0600, host key ed25519 $fp kept"
+
+	# An update of a program the images copy rewrites them (review M7):
+	# busybox-static installed again fires the package's dpkg trigger.
+	local busybox_deb before
+	busybox_deb=$(package_download busybox-static) || return 1
+	before=$(stat -c %Y "$img")
+	sleep 1
+	root_dpkg_i "$tree" "$T/dpkg-busybox.log" "$busybox_deb" || return 1
+	grep -q 'devtmpfs-rescue: /bin/busybox updated: rewriting the rescue images' "$T/dpkg-busybox.log" ||
+		fail "installing busybox-static did not trigger update-rescue-images:" "$(tail -n 8 "$T/dpkg-busybox.log")"
+	[ "$(stat -c %Y "$img")" -gt "$before" ] || fail "the busybox-static trigger left $img as it was"
+
+	# Removing the package removes the images it wrote, and only those
+	# (review L10): one made by hand under the same name stays.
+	echo 'made by hand' >"$tree/boot/rescue.img-handmade"
+	in_root "$tree" "$T/remove.log" dpkg -r devtmpfs-rescue ||
+		{ fail "dpkg -r devtmpfs-rescue failed:" "$(tail -n5 "$T/remove.log")"; return 1; }
+	[ ! -e "$img" ] || fail "removing the package left $img"
+	[ -e "$tree/boot/rescue.img-handmade" ] || fail "removing the package removed /boot/rescue.img-handmade, made by hand"
 	chroot_umount "$tree"
 	rm -rf "$tree"
 }
