@@ -159,7 +159,7 @@ ssh_vm() {
 		--qemu-arg -nic --qemu-arg \
 		"user,model=virtio-net-pci,mac=52:54:00:12:34:56,hostfwd=tcp:127.0.0.1:$SSH_PORT-:22" &
 	SSH_PID=$!
-	wait_log "$T/console.log" 'rescue: ssh: dropbear listening on port 22' 180 && return 0
+	wait_log "$T/console.log" 'rescue: ssh: dropbear listening on .*port 22' 180 && return 0
 	kill "$SSH_PID"
 	wait "$SSH_PID"
 	fail "dropbear did not start"
@@ -175,6 +175,28 @@ rescue_ssh() {
 	ssh -p "$SSH_PORT" -o BatchMode=yes -o ConnectTimeout=30 \
 		-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile="$T/known_hosts" \
 		-o IdentitiesOnly=yes -o LogLevel=ERROR -i "$key" "$@"
+}
+
+# ssh_listens_where_asked OUT CONSOLE: in OUT (the guest's /proc/net/tcp,
+# tcp6, if_inet6 and dmesg, in that order), dropbear listens on
+# 10.0.2.15:22 (0F02000A:0016) only, not on 0.0.0.0 nor on any IPv6
+# address; eth0 has no global IPv6 address although QEMU's network
+# advertises a prefix (fec0::/64); dropbear's log lines are in dmesg and
+# not on the console, where they would scroll over a passphrase prompt.
+ssh_listens_where_asked() {
+	local out=$1 console=$2 listeners
+	listeners=$(sed '/^tcp6:/q' "$out" | awk '$4 == "0A" { print $2 }' | sort -u | tr '\n' ' ')
+	[ "$listeners" = "0F02000A:0016 " ] ||
+		{ fail "dropbear listens on (/proc/net/tcp) $listeners, not 10.0.2.15:22 only:" "$(cat "$out")"; return 1; }
+	sed -n '/^tcp6:/,/^inet6:/p' "$out" | awk '$4 == "0A"' | grep -q . &&
+		{ fail "something listens on IPv6:" "$(sed -n '/^tcp6:/,/^inet6:/p' "$out")"; return 1; }
+	sed -n '/^inet6:/,/^dmesg:/p' "$out" | awk '$6 == "eth0" && $4 == "00"' | grep -q . &&
+		{ fail "eth0 has a global IPv6 address:" "$(sed -n '/^inet6:/,/^dmesg:/p' "$out")"; return 1; }
+	sed -n '/^dmesg:/,$p' "$out" | grep -q 'rescue: ssh: \[[0-9]*\] .*Child connection from' ||
+		{ fail "no dropbear log line in dmesg:" "$(sed -n '/^dmesg:/,$p' "$out" | grep ssh)"; return 1; }
+	grep -q 'Child connection from' "$console" &&
+		{ fail "dropbear's log is on the console:" "$(grep 'Child connection from' "$console" | head -3)"; return 1; }
+	return 0
 }
 
 # The rescue shell of a headless machine: the test logs in with its key
@@ -212,6 +234,9 @@ ssh_rescue_shell_then_the_root() {
 		-o PreferredAuthentications=password,keyboard-interactive -o NumberOfPasswordPrompts=1 \
 		root@127.0.0.1 true </dev/null >"$T/password.out" 2>&1 &&
 		echo "a password login succeeded" >>"$T/refusals"
+	# Where it listens and logs (review M5): what the guest's kernel says.
+	rescue_ssh "$T/key" root@127.0.0.1 'cat /proc/net/tcp; echo tcp6:; cat /proc/net/tcp6;
+		echo inet6:; cat /proc/net/if_inet6; echo dmesg:; dmesg' >"$T/listen.out" 2>&1
 	rescue_ssh "$T/key" root@127.0.0.1 rescue-continue >"$T/continue.out" 2>&1
 	wait "$SSH_PID" || { fail "the VM failed"; return 1; }
 	grep -q "^vda .*$ROOT_UUID" "$T/ls.out" ||
@@ -225,6 +250,7 @@ ssh_rescue_shell_then_the_root() {
 		{ fail "the password login was not refused as expected:" "$(cat "$T/password.out")"; return 1; }
 	ssh-keygen -lf "$T/known_hosts" | grep -qF "$fp" ||
 		{ fail "the host key seen ($(ssh-keygen -lf "$T/known_hosts")) is not the one mkrescue printed ($fp)"; return 1; }
+	ssh_listens_where_asked "$T/listen.out" "$T/console.log" || return 1
 	grep -q '^rescue-continue: ended the console' "$T/continue.out" ||
 		{ fail "rescue-continue said:" "$(cat "$T/continue.out")"; return 1; }
 	expect_log "$T/console.log" 'rescue: ssh: dropbear and its sessions ended before switching root' \

@@ -46,11 +46,6 @@
 #define NET_DHCP_TRIES		4	/* udhcpc -t: discovers, 3 s apart */
 #define NET_EVENT_LINK		"/run/rescue/" NET_EVENT_NAME
 #define UDHCPC			"/bin/busybox"
-/* mkrescue --ssh-authorized-keys puts these in the image. */
-#define SSHD			"/usr/sbin/dropbear"
-#define SSH_KEYS		"/root/.ssh/authorized_keys"
-#define SSH_HOST_KEY		"/etc/dropbear/dropbear_ed25519_host_key"
-#define SSH_STARTED		"/run/rescue/sshd-started"
 
 static struct ip_conf confs[NET_MAX_CONFS];
 static size_t nconfs;
@@ -341,41 +336,53 @@ static int run_dhcp(const struct ip_conf *c, const char *iface)
 }
 
 /*
- * The child, once an interface is configured: dropbear, in the child's
- * process group, when the image has it and root's keys.
- * Key logins only (-s), no port forwarding (-j -k): a rescue shell, not
- * a tunnel.
+ * IPv6 on an interface we bring up: off.  ip= configures IPv4 only, and
+ * with IPv6 on, the first router advertisement would give the rescue
+ * system a global address that nobody asked for (and that a listening
+ * dropbear would answer on).  The real root gets the kernel's default
+ * back: restore_ipv6().  A kernel without IPv6 has no such file.
  */
-static void exec_sshd(void)
+static void ipv6_set_disabled(const char *iface, const char *value)
 {
-	if (access(SSHD, X_OK) || access(SSH_KEYS, R_OK))
-		return;		/* not an image for SSH */
-	mkdir("/dev/pts", 0755);
-	if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
-		  "gid=5,mode=620,ptmxmode=666") && errno != EBUSY)
-		log_warn("ssh: unable to mount /dev/pts: %s; sessions get "
-			 "no terminal", errtext(errno));
-	log_info("ssh: dropbear listening on port 22, logins with the keys "
-		 "of %s only", SSH_KEYS);
-	/* net_end() looks for this to end dropbear's sessions too. */
-	close(open(SSH_STARTED, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
-	/* Its own process, so that this child's end still says "done". */
-	if (fork() != 0)
+	char path[96];
+	int fd;
+	ssize_t w;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
+		 iface);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
 		return;
-	execl(SSHD, "dropbear", "-F", "-E", "-s", "-j", "-k", "-p", "22",
-	      "-r", SSH_HOST_KEY, "-P", "/run/rescue/dropbear.pid",
-	      (char *)NULL);
-	log_error("ssh: unable to start %s: %s", SSHD, errtext(errno));
-	_exit(127);
+	w = write(fd, value, strlen(value));
+	(void)w;
+	close(fd);
+}
+
+static void restore_ipv6(const char *iface, void *ctx)
+{
+	char def[4] = "0";
+	int fd = open("/proc/sys/net/ipv6/conf/default/disable_ipv6",
+		      O_RDONLY | O_CLOEXEC);
+
+	(void)ctx;
+	if (fd < 0)
+		return;		/* no IPv6 in this kernel */
+	if (read(fd, def, 1) != 1)
+		def[0] = '0';
+	close(fd);
+	def[1] = '\0';
+	ipv6_set_disabled(iface, def);
 }
 
 /* The child: each ip= in turn, then SSH if the image has it. */
 static int net_child(void)
 {
 	char iface[IFNAMSIZ];
+	static char up[NET_MAX_CONFS][IFNAMSIZ];
+	const char *configured[NET_MAX_CONFS];
 	struct ip_conf c;
 	uint64_t start;
-	size_t i;
+	size_t i, nup = 0;
 	int ufd = uevent_open(), r, failed = 0;
 
 	if_up_down("lo", true);
@@ -394,6 +401,7 @@ static int net_child(void)
 			continue;
 		}
 		name_copy(c.iface, sizeof(c.iface), iface);
+		ipv6_set_disabled(c.iface, "1");
 		r = if_up_down(c.iface, true);
 		if (r) {
 			log_error("network: unable to bring %s up: %s",
@@ -402,7 +410,13 @@ static int net_child(void)
 			continue;
 		}
 		if (c.method == IP_STATIC) {
-			failed += configure(&c, "static") != 0;
+			if (configure(&c, "static")) {
+				failed++;
+				continue;
+			}
+			name_copy(up[nup], sizeof(up[0]), c.iface);
+			configured[nup] = up[nup];
+			nup++;
 			continue;
 		}
 		r = run_dhcp(&c, c.iface);
@@ -415,9 +429,12 @@ static int net_child(void)
 			failed++;
 			continue;
 		}
+		name_copy(up[nup], sizeof(up[0]), c.iface);
+		configured[nup] = up[nup];
+		nup++;
 	}
-	if ((size_t)failed < nconfs)
-		exec_sshd();
+	if (nup)
+		sshd_start(configured, nup);
 	return failed ? 1 : 0;
 }
 
@@ -506,18 +523,10 @@ void net_end(void)
 			;
 		child = -1;
 	}
-	if (access(SSH_STARTED, F_OK) == 0) {
-		/*
-		 * dropbear's sessions are sessions of their own, out of
-		 * the child's group: end every process but PID 1.
-		 */
-		kill(-1, SIGKILL);
-		unlink(SSH_STARTED);
-		log_info("ssh: dropbear and its sessions ended before "
-			 "switching root");
-	}
+	sshd_end();
 	if (!nconfs)
 		return;
+	for_each_interface(restore_ipv6, NULL);
 	if (keep) {
 		log_info("network: rd.neednet=1: the interfaces stay "
 			 "configured for the real root");
