@@ -61,3 +61,48 @@ expect_cpu_module_skipped() { # log
 		"crc32c_generic loaded in its place"
 }
 
+
+# The rescue shell's modprobe, insmod and rmmod, typed by name as a user
+# does: Debian's busybox sh runs its own applets before $PATH, and its
+# modprobe handed the kernel the compressed bytes of 6.12's .ko.xz
+# ("Invalid ELF header magic").  They are rescue-init's loader
+# (/etc/rescue.shrc): udf loads with its dependencies, isofs by its
+# file, rmmod removes it and refuses crc-itu-t, which udf uses.
+test_shell_module_tools_load_the_kernels_modules() {
+	for_each_stock_kernel shell_module_tools_load_the_kernels_modules
+}
+
+shell_module_tools_load_the_kernels_modules() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" --no-storage --add-module udf \
+		-o "$T/rescue.img" 2>"$T/mkrescue.err" ||
+		{ fail "mkrescue -k $kver:" "$(cat "$T/mkrescue.err")"; return 1; }
+	cat >"$T/commands" <<-'CMDS'
+	modprobe udf && echo "udf status $?"
+	grep -o '^udf [^ ]* [^ ]* [a-z_,]*' /proc/modules | sed 's/^/loaded: /'
+	insmod $(find /lib/modules -name 'isofs.ko*') && echo "insmod status $?"
+	grep -q '^isofs ' /proc/modules && echo 'isofs: loaded'
+	rmmod isofs && echo "rmmod status $?"
+	grep -q '^isofs ' /proc/modules || echo 'isofs: removed'
+	rmmod crc-itu-t; echo "rmmod in use status $?"
+	rmmod isofs; echo "rmmod again status $?"
+	CMDS
+	"$TOP/tests/vm-shell.exp" "$T/console.log" "${STOCK_VM_TIMEOUT:-180}" "$RESCUE_PROMPT" "$T/commands" \
+		--kernel "/boot/vmlinuz-$kver" --initrd "$T/rescue.img" --mem 512M \
+		--append "rescue" || { fail "the rescue shell's commands did not run"; show_log "$T/console.log" 30; return 1; }
+	expect_log "$T/console.log" '^udf status 0' "modprobe udf" &&
+	expect_log "$T/console.log" '^loaded: udf .*' "udf in /proc/modules" &&
+	expect_log "$T/console.log" '^insmod status 0' "insmod of isofs's file" &&
+	expect_log "$T/console.log" '^isofs: loaded' "isofs in /proc/modules" &&
+	expect_log "$T/console.log" '^rmmod status 0' "rmmod isofs" &&
+	expect_log "$T/console.log" '^isofs: removed' "isofs gone from /proc/modules" &&
+	expect_log "$T/console.log" '^rmmod: unable to remove crc_itu_t: it is in use' \
+		"rmmod of a module udf uses, named with the kernel's '_'" &&
+	expect_log "$T/console.log" '^rmmod in use status 1' "rmmod's status" &&
+	expect_log "$T/console.log" '^rmmod: unable to remove isofs: it is not loaded' \
+		"rmmod of a module not loaded" &&
+	expect_no_log "$T/console.log" 'Invalid ELF header|invalid module format' \
+		"compressed bytes handed to the kernel" || return 1
+	note "$kver: $(find "/lib/modules/$kver" -name 'udf.ko*' -printf '%f\n')"
+}

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * modprobe.c: rescue-init called as /sbin/modprobe.  The kernel runs that
- * path for request_module() (kernel/module/kmod.c: "modprobe -q --
- * NAME"), before /init and during it; busybox's modprobe cannot read the
- * .ko.xz of Debian's 6.12 and hands the kernel compressed bytes.  This
- * loads NAME through modload.c as rescue-init itself does: aliases,
- * dependencies, softdeps, and finit_module() decompressing in the kernel.
+ * modprobe.c: rescue-init called as /sbin/modprobe, insmod or rmmod.  The
+ * kernel runs /sbin/modprobe for request_module() (kernel/module/kmod.c:
+ * "modprobe -q -- NAME"), before /init and during it, and the rescue
+ * shell runs all three; busybox's cannot read the .ko.xz of Debian's
+ * 6.12 and hand the kernel compressed bytes.  modprobe loads NAME
+ * through modload.c as rescue-init itself does: aliases, dependencies,
+ * softdeps, and finit_module() decompressing in the kernel; insmod loads
+ * one file the same way, rmmod is delete_module(2).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/module.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rescue-init.h"
@@ -22,21 +26,36 @@ static const char modprobe_usage[] =
 	"modules.alias;\nits options come from MODULE.PARAM= on the "
 	"kernel command line (rescue-init(8)).\n";
 
-bool modprobe_called(const char *argv0)
+static const char *tool_name(const char *argv0)
 {
 	const char *base = strrchr(argv0, '/');
 
-	return !strcmp(base ? base + 1 : argv0, "modprobe");
+	return base ? base + 1 : argv0;
+}
+
+bool modprobe_called(const char *argv0)
+{
+	const char *name = tool_name(argv0);
+
+	return !strcmp(name, "modprobe") || !strcmp(name, "insmod") ||
+	       !strcmp(name, "rmmod");
 }
 
 /*
- * /dev/kmsg, where rescue-init's own lines go; before /init has mounted
- * /dev on a stock kernel there is only the image's /dev/console, and a
- * kernel helper has no fd 2.
+ * Someone at a terminal (the rescue shell) reads the lines there.
+ * Otherwise /dev/kmsg, where rescue-init's own lines go; before /init
+ * has mounted /dev on a stock kernel there is only the image's
+ * /dev/console, and a kernel helper has no fd 2.
  */
 static void modprobe_log_open(void)
 {
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	int fd;
+
+	if (isatty(2)) {
+		log_to_fd(2, "modprobe: ", false);
+		return;
+	}
+	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
 
 	if (fd >= 0) {
 		log_to_fd(fd, "modprobe: ", true);
@@ -46,6 +65,99 @@ static void modprobe_log_open(void)
 	log_to_fd(fd >= 0 ? fd : 2, "modprobe: ", false);
 }
 
+static const char insmod_usage[] =
+	"usage: insmod FILE [PARAM=VALUE]...\n"
+	"FILE may be compressed (.ko.xz, .ko.zst, .ko.gz) as the kernel's "
+	"own modules are.\n";
+
+static const char rmmod_usage[] = "usage: rmmod [-f] MODULE...\n";
+
+/* insmod FILE [PARAM=VALUE]...: the kernel reads (and decompresses) it. */
+static int insmod_main(int argc, char *argv[])
+{
+	char opts[1024] = "";
+	const char *ko;
+	int fd, i, flags = 0;
+	size_t n = 0;
+
+	if (argc < 2 || argv[1][0] == '-') {
+		fputs(insmod_usage, stderr);
+		return 2;
+	}
+	for (i = 2; i < argc; i++) {
+		n += (size_t)snprintf(opts + n, sizeof(opts) - n, "%s%s",
+				      n ? " " : "", argv[i]);
+		if (n >= sizeof(opts)) {
+			fprintf(stderr, "insmod: the parameters of %s are "
+				"longer than %zu bytes\n", argv[1],
+				sizeof(opts) - 1);
+			return 1;
+		}
+	}
+	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "insmod: unable to open %s: %s\n", argv[1],
+			errtext(errno));
+		return 1;
+	}
+	ko = strstr(argv[1], ".ko.");
+#ifdef MODULE_INIT_COMPRESSED_FILE
+	if (ko && ko[4])
+		flags |= MODULE_INIT_COMPRESSED_FILE;
+#else
+	(void)ko;
+#endif
+	if (syscall(SYS_finit_module, fd, opts, flags)) {
+		/* The kernel's ENOENT here is kmod's wording, not a file. */
+		fprintf(stderr, "insmod: unable to load %s: %s\n", argv[1],
+			errno == ENOENT ? "unknown symbol in the module, or "
+			"unknown parameter (see dmesg); modprobe loads its "
+			"dependencies first" : errno == EEXIST ?
+			"it is loaded already" : errtext(errno));
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * rmmod [-f] MODULE...: a file name or a path names its module, and the
+ * kernel's names have '_' where file names may have '-', as kmod's
+ * rmmod takes them.
+ */
+static int rmmod_main(int argc, char *argv[])
+{
+	unsigned flags = O_NONBLOCK;
+	char name[64], *p;
+	int i = 1, status = 0;
+
+	if (i < argc && !strcmp(argv[i], "-f")) {
+		flags |= O_TRUNC;
+		i++;
+	}
+	if (i >= argc || argv[i][0] == '-') {
+		fputs(rmmod_usage, stderr);
+		return 2;
+	}
+	for (; i < argc; i++) {
+		snprintf(name, sizeof(name), "%s", tool_name(argv[i]));
+		if ((p = strstr(name, ".ko")))
+			*p = '\0';
+		for (p = name; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		if (syscall(SYS_delete_module, name, flags)) {
+			fprintf(stderr, "rmmod: unable to remove %s: %s\n",
+				name, errno == EWOULDBLOCK ? "it is in use" :
+				errno == ENOENT ? "it is not loaded" :
+				errtext(errno));
+			status = 1;
+		}
+	}
+	return status;
+}
+
 int modprobe_main(int argc, char *argv[])
 {
 	static struct cmdline cmd;
@@ -53,6 +165,10 @@ int modprobe_main(int argc, char *argv[])
 	bool quiet = false, all = false;
 	int i, err, status = 0;
 
+	if (!strcmp(tool_name(argv[0]), "insmod"))
+		return insmod_main(argc, argv);
+	if (!strcmp(tool_name(argv[0]), "rmmod"))
+		return rmmod_main(argc, argv);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *f = argv[i] + 1;
 

@@ -154,7 +154,9 @@ static void exec_shell(const char *tty)
 	/* No \w in PS1: dash, the /bin/sh of many dracut images, prints it. */
 	char *envp[] = {
 		"PS1=(rescue) # ", home,
-		"PATH=/bin:/sbin:/usr/bin:/usr/sbin", term, NULL,
+		"PATH=/bin:/sbin:/usr/bin:/usr/sbin", term,
+		/* The module tools by name are rescue-init's: layout.c. */
+		"ENV=/etc/rescue.shrc", NULL,
 	};
 	const char *t = getenv("TERM");
 	int fd;

@@ -39,10 +39,22 @@ static const struct layout_file {
 	{ "etc/profile",
 	  "export PATH=/bin:/sbin:/usr/bin:/usr/sbin\n"
 	  "export HOME=/root\n"
+	  "export ENV=/etc/rescue.shrc\n"
 	  "PS1='rescue:\\w# '\n"
 	  /* An SSH login learns of a LUKS prompt that waits for it. */
 	  "[ -r /run/rescue/luks-waiting ] && echo \"rescue: $(cat "
 	  "/run/rescue/luks-waiting): rescue-unlock gives it\"\n" },
+	/*
+	 * The interactive shell's $ENV (rescue-init's console shell, and
+	 * SSH logins through /etc/profile).  Debian's busybox sh runs its
+	 * own applets before $PATH (FEATURE_SH_STANDALONE): busybox's
+	 * modprobe hands the kernel the compressed bytes of a .ko.xz.  The
+	 * module tools by name are /sbin's, rescue-init with -k.
+	 */
+	{ "etc/rescue.shrc",
+	  "modprobe() { /sbin/modprobe \"$@\"; }\n"
+	  "insmod() { /sbin/insmod \"$@\"; }\n"
+	  "rmmod() { /sbin/rmmod \"$@\"; }\n" },
 	/* The first marker of a whole image: image.c writes its text. */
 	{ IMAGEMARK_BEGIN, "" },
 };

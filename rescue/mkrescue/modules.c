@@ -295,6 +295,11 @@ static int modules_add_indexes(struct modules_ctx *ctx)
 	return err;
 }
 
+/* Links to rescue-init, which acts by the name it is called with. */
+static const char *const modules_tools[] = {
+	"sbin/modprobe", "sbin/insmod", "sbin/rmmod",
+};
+
 int modules_add(struct list *l, const struct modules_request *req)
 {
 	struct modules_ctx ctx = { .l = l, .kver = req->kver };
@@ -322,12 +327,12 @@ int modules_add(struct list *l, const struct modules_request *req)
 		err = modules_add_indexes(&ctx);
 	/*
 	 * The kernel's request_module() runs /sbin/modprobe; busybox's
-	 * cannot read .ko.xz (Debian's 6.12), rescue-init can.
+	 * cannot read .ko.xz (Debian's 6.12), rescue-init can, and loads
+	 * and unloads for the shell as insmod and rmmod too.
 	 */
-	if (!err)
-		err = list_add_symlink(l, "sbin/modprobe", "../init", LIST_OWN,
-				       "rescue-init as modprobe, for the "
-				       "kernel's request_module");
+	for (i = 0; !err && i < sizeof(modules_tools) / sizeof(modules_tools[0]); i++)
+		err = list_add_symlink(l, modules_tools[i], "../init", LIST_OWN,
+				       "rescue-init as a module tool");
 	if (!err)
 		msg_verbose("%zu modules of %s from %s", ctx.shipped, req->kver,
 			    req->kmoddir);
