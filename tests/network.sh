@@ -29,7 +29,11 @@ addr=$(ip -4 -o addr show dev eth0 2>/dev/null | awk '{ print $4 }')
 # Up as rescue-init left it (IFF_UP), not the carrier, which may lag.
 flags=$(cat /sys/class/net/eth0/flags 2>/dev/null || echo 0)	# no eth0: down
 if [ $((flags & 1)) -ne 0 ]; then state=up; else state=down; fi
-echo "TEST RESULT: net state=$state addr=${addr:-none}"
+# What rescue-init must give back (review L6, M5): the hostname that
+# ip= or a lease set, IPv6 on eth0, the SSH sessions' /dev/pts.
+v6=$(cat /proc/sys/net/ipv6/conf/eth0/disable_ipv6 2>/dev/null || echo none)
+pts=$(grep -c ' /dev/pts ' /proc/mounts)
+echo "TEST RESULT: net state=$state addr=${addr:-none} host=$(hostname) v6off=$v6 pts=$pts"
 exec /sbin/report-init "$@"
 EOF
 	chmod 0755 "$T/root/sbin/init"
@@ -66,6 +70,7 @@ dhcp_lease_kept_for_the_root_with_rd_neednet() {
 		"the interfaces kept" &&
 	expect_field "$T/console.log" net addr 10.0.2.15/24 &&
 	expect_field "$T/console.log" net state up &&
+	expect_field "$T/console.log" net v6off 0 &&
 	expect_field "$T/console.log" root marker net
 }
 
@@ -81,6 +86,8 @@ test_static_address_taken_down_before_the_root() {
 		"the teardown line" &&
 	expect_field "$T/console.log" net addr none &&
 	expect_field "$T/console.log" net state down &&
+	expect_field "$T/console.log" net host '(none)' &&
+	expect_field "$T/console.log" net v6off 0 &&
 	expect_field "$T/console.log" root marker net
 }
 
@@ -256,7 +263,8 @@ ssh_rescue_shell_then_the_root() {
 	expect_log "$T/console.log" 'rescue: ssh: dropbear and its sessions ended before switching root' \
 		"the end of dropbear" &&
 	expect_field "$T/console.log" root marker net &&
-	expect_field "$T/console.log" net addr none
+	expect_field "$T/console.log" net addr none &&
+	expect_field "$T/console.log" net pts 0
 }
 
 # With the storage tools (on by default with -k) and SSH in one image,

@@ -33,6 +33,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,6 +53,8 @@ static size_t nconfs;
 static bool keep;		/* rd.neednet=1: configured for the real root */
 static int iface_wait_s = NET_IFACE_WAIT_S;
 static pid_t child = -1;
+/* The kernel's hostname before ip= or a lease set one: the real root's. */
+static struct utsname before;
 
 /* A positive decimal number (sysfs, the command line, udhcpc's env), or 0. */
 static unsigned positive(const char *s)
@@ -459,6 +462,7 @@ void net_init(const struct cmdline *c)
 	}
 	if (!nconfs)
 		return;
+	uname(&before);
 	child = fork();
 	if (child < 0) {
 		log_error("network: unable to start: %s", errtext(errno));
@@ -534,6 +538,11 @@ void net_end(void)
 	}
 	for_each_interface(take_down, NULL);
 	unlink("/etc/resolv.conf");
+	/* A hostname from ip= or untrusted DHCP must not outlive us. */
+	if (*before.nodename &&
+	    sethostname(before.nodename, strlen(before.nodename)))
+		log_warn("network: unable to give the hostname back: %s",
+			 errtext(errno));
 	log_info("network: interfaces taken down before switching root "
 		 "(rd.neednet=1 keeps them)");
 }

@@ -171,6 +171,8 @@ void sshd_end(void)
 	 */
 	kill(-1, SIGKILL);
 	unlink(SSH_STARTED);
+	/* The sessions' terminals: the real root mounts its own. */
+	umount2("/dev/pts", MNT_DETACH);
 	log_info("ssh: dropbear and its sessions ended before switching "
 		 "root");
 }
