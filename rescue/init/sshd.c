@@ -27,6 +27,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "network.h"
@@ -39,6 +40,8 @@
 #define SSH_PORT		"22"
 /* dropbear takes at most 10 -p. */
 #define SSH_MAX_ADDRS		10
+/* How long dropbear's sessions get to end before SIGKILL. */
+#define SSH_END_MS		500
 /* Client keepalives: a dead client's session ends after 3 unanswered. */
 #define SSH_KEEPALIVE_S		"30"
 
@@ -163,12 +166,26 @@ void sshd_start(const char *const ifaces[], size_t n)
 
 void sshd_end(void)
 {
+	unsigned waited;
+	pid_t r;
+
 	if (access(SSH_STARTED, F_OK))
 		return;
 	/*
 	 * dropbear's sessions are sessions of their own, out of the
-	 * network child's group: end every process but PID 1.
+	 * network child's group: end every process but PID 1.  SIGTERM
+	 * first, so that a session sends what it still holds (the line
+	 * of a rescue-unlock that just opened the root) and closes; what
+	 * is left after SSH_END_MS is killed.
 	 */
+	kill(-1, SIGTERM);
+	for (waited = 0; waited < SSH_END_MS; waited += 10) {
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
+			;
+		if (r < 0 && errno == ECHILD)
+			break;		/* every process has ended */
+		usleep(10000);
+	}
 	kill(-1, SIGKILL);
 	unlink(SSH_STARTED);
 	/* The sessions' terminals: the real root mounts its own. */
