@@ -322,7 +322,8 @@ bool cmdline_consumed(const char *word)
 	static const char *const keys[] = { "rd.break=", "rd.shell=",
 					     "rd.retry=", "rescue.debug=",
 					     "rootwait=",
-					     "rescue.member=", "rescue.ro=" };
+					     "rescue.member=", "rescue.ro=",
+					     "RESCUE_CRASHED=" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(words); i++)
@@ -461,15 +462,19 @@ bool cmdline_flag(const struct cmdline *c, const char *key, bool dflt)
 	return parse_bool(val, &on) ? on : true;
 }
 
-/* Append the lines of one dracut cmdline.d file, less its comments. */
-static void append_conf(const char *path, char *buf, size_t size,
+/*
+ * Append the lines of one dracut cmdline.d file, less its comments, while
+ * they fit in size: false when one did not (it and what follows dropped).
+ */
+static bool append_conf(const char *path, char *buf, size_t size,
 			size_t *len)
 {
 	char *text, *line, *next;
 	size_t tlen;
+	bool fit = true;
 
 	if (readfile_alloc(path, CMDLINE_SIZE, &text, &tlen))
-		return;
+		return true;
 	for (line = text; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -477,11 +482,14 @@ static void append_conf(const char *path, char *buf, size_t size,
 		line = skip_spaces(line);
 		if (!*line || *line == '#')
 			continue;
-		if (*len + strlen(line) + 2 > size)
+		if (*len + strlen(line) + 2 > size) {
+			fit = false;
 			break;
+		}
 		*len += sprintf(buf + *len, "%s ", line);
 	}
 	free(text);
+	return fit;
 }
 
 static int conf_filter(const struct dirent *e)
@@ -493,31 +501,86 @@ static int conf_filter(const struct dirent *e)
 }
 
 /*
+ * The kernel's line into its own buffer first: it wins, so it is never
+ * what gives way.  Longer than size (a big COMMAND_LINE_SIZE), it is cut
+ * at a blank, and why says so.  0 or -errno; *out is malloc()ed.
+ */
+static int read_kernel_line(const char *path, size_t size, char **out,
+			    size_t *len, char *why, size_t whysize)
+{
+	size_t cut;
+	int err;
+
+	err = readfile_alloc(path, 1 << 16, out, len);
+	if (err)
+		return err;
+	while (*len > 0 && (*out)[*len - 1] == '\n')
+		(*out)[--*len] = '\0';
+	if (*len < size)
+		return 0;
+	for (cut = size - 1; cut > 0 && (*out)[cut] != ' '; cut--)
+		;
+	snprintf(why, whysize, "the kernel command line (%s, %zu bytes) is "
+		 "longer than the %zu bytes read: cut after byte %zu", path,
+		 *len, size - 1, cut);
+	(*out)[cut] = '\0';
+	*len = cut;
+	return 0;
+}
+
+/*
  * The command line rescue-init obeys: the *.conf files of confdir (in
  * name order; a dracut hostonly image carries the root's root= and
  * rd.* there as /etc/cmdline.d), then the kernel's line, which comes
- * last so that it wins, as dracut's getcmdline() orders them.
- * Returns cmdline_read()'s result for kernel_path.
+ * last so that it wins, as dracut's getcmdline() orders them.  The
+ * kernel's line is kept whole; a conf file that does not fit beside it
+ * is dropped, and that file named in why (empty when nothing was lost).
+ * Returns 0, or -errno when kernel_path cannot be read.
  */
-int cmdline_read_all(const char *confdir, const char *kernel_path,
-		     char *buf, size_t size)
+int cmdline_read_all_why(const char *confdir, const char *kernel_path,
+			 char *buf, size_t size, char *why, size_t whysize)
 {
 	struct dirent **names;
-	char path[PATH_MAX];
-	size_t len = 0;
-	int i, n;
+	char path[PATH_MAX], *kernel = NULL;
+	size_t len = 0, klen = 0;
+	bool dropped = false;
+	int i, n, err;
 
+	if (whysize)
+		why[0] = '\0';
 	if (size == 0)
 		return -ENOBUFS;
 	buf[0] = '\0';
+	err = read_kernel_line(kernel_path, size, &kernel, &klen, why,
+			       whysize);
 	n = confdir ? scandir(confdir, &names, conf_filter, alphasort) : -1;
 	for (i = 0; i < n; i++) {
-		if (snprintf(path, sizeof(path), "%s/%s", confdir,
-			     names[i]->d_name) < (int)sizeof(path))
-			append_conf(path, buf, size, &len);
+		if (!dropped && snprintf(path, sizeof(path), "%s/%s", confdir,
+					 names[i]->d_name) < (int)sizeof(path) &&
+		    !append_conf(path, buf, size - klen, &len)) {
+			dropped = true;
+			if (!why[0])
+				snprintf(why, whysize, "ignoring %s and the "
+					 "files after it: no room beside the "
+					 "kernel command line (%zu bytes of "
+					 "%zu)", path, klen, size - 1);
+		}
 		free(names[i]);
 	}
 	if (n >= 0)
 		free(names);
-	return cmdline_read(kernel_path, buf + len, size - len);
+	if (kernel)
+		memcpy(buf + len, kernel, klen + 1);
+	free(kernel);
+	return err;
+}
+
+/* cmdline_read_all_why() for a caller that PID 1 already told (modprobe). */
+int cmdline_read_all(const char *confdir, const char *kernel_path,
+		     char *buf, size_t size)
+{
+	char why[256];
+
+	return cmdline_read_all_why(confdir, kernel_path, buf, size, why,
+				    sizeof(why));
 }

@@ -325,10 +325,12 @@ int main(int argc, char *argv[], char *envp[])
 		log_info("opened /dev/console for stdin, stdout and stderr");
 
 	/* 2. The command line. */
-	err = cmdline_read_all(CMDLINE_CONF_DIR, "/proc/cmdline", cmdbuf,
-			       sizeof(cmdbuf));
+	err = cmdline_read_all_why(CMDLINE_CONF_DIR, "/proc/cmdline", cmdbuf,
+				   sizeof(cmdbuf), why, sizeof(why));
 	if (err)
 		log_error("unable to read /proc/cmdline: %s", errtext(-err));
+	else if (why[0])
+		log_warn("%s", why);
 	cmdline_parse(cmdbuf, &cmd);
 	log_set_debug(cmd.debug);
 	log_set_quiet(cmd.quiet);

@@ -88,6 +88,8 @@ size_t cmdline_module_options(const struct cmdline *c, const char *module,
 #define CMDLINE_CONF_DIR	"/etc/cmdline.d"
 int cmdline_read_all(const char *confdir, const char *kernel_path,
 		     char *buf, size_t size);
+int cmdline_read_all_why(const char *confdir, const char *kernel_path,
+			 char *buf, size_t size, char *why, size_t whysize);
 const char *cmdline_get(const struct cmdline *c, const char *key);
 size_t cmdline_get_all(const struct cmdline *c, const char *key,
 		       const char **out, size_t max);

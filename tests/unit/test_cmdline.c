@@ -285,10 +285,12 @@ static void own_words_are_not_passed_on(void **state)
 static void own_variables_are_not_passed_on(void **state)
 {
 	char *envp[] = { "HOME=/", "TERM=linux", "foo=bar", "rootwait=30",
-			 "rd.shell=0", "rescue.debug=1", NULL };
+			 "rd.shell=0", "rescue.debug=1", "RESCUE_CRASHED=1",
+			 NULL };
 	char *out[8];
 
 	(void)state;
+	/* RESCUE_CRASHED: crash.c's, for the restarted rescue-init only */
 	assert_int_equal(cmdline_init_envp(envp, out, 8), 3);
 	assert_string_equal(out[2], "foo=bar");
 	assert_null(out[3]);
@@ -377,7 +379,7 @@ static void remove_file(const char *dir, const char *name)
 /* dracut's /etc/cmdline.d first, in name order, then /proc/cmdline. */
 static void conf_dir_comes_before_the_kernel_line(void **state)
 {
-	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128];
+	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128], why[256];
 	static char buf[CMDLINE_SIZE];
 
 	(void)state;
@@ -387,7 +389,9 @@ static void conf_dir_comes_before_the_kernel_line(void **state)
 	write_file(dir, "30-c.txt", "ignored=1\n");
 	write_file(dir, "kernel", "root=/dev/vda quiet\n");
 	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
-	assert_int_equal(cmdline_read_all(dir, kernel, buf, sizeof(buf)), 0);
+	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, sizeof(buf),
+					      why, sizeof(why)), 0);
+	assert_string_equal(why, "");	/* nothing lost */
 	assert_string_equal(buf, "root=UUID=1 rd.md=0 rw rd.lvm.lv=vg/root "
 			    "root=/dev/vda quiet");
 	cmdline_parse(buf, &c);
@@ -397,12 +401,80 @@ static void conf_dir_comes_before_the_kernel_line(void **state)
 	assert_int_equal(cmdline_read_all("/nonexistent", kernel, buf,
 					  sizeof(buf)), 0);
 	assert_string_equal(buf, "root=/dev/vda quiet");
-	/* A conf line that does not fit is dropped, not cut. */
-	assert_int_equal(cmdline_read_all(dir, kernel, buf, 24), 0);
-	assert_string_equal(buf, "root=UUID=1 rd.md=0 rw ");
+	/*
+	 * A conf line that does not fit beside the kernel's line is dropped,
+	 * not cut, and its file named; the kernel's line stays whole.
+	 */
+	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, 24, why,
+					      sizeof(why)), 0);
+	assert_string_equal(buf, "root=/dev/vda quiet");
+	assert_non_null(strstr(why, "/10-a.conf and the files after it: no "
+			       "room beside the kernel command line"));
+	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, 40, why,
+					      sizeof(why)), 0);
+	assert_string_equal(buf, "root=UUID=1 rd.md=0 root=/dev/vda quiet");
+	assert_non_null(strstr(why, "/10-a.conf and"));
 	remove_file(dir, "10-a.conf");
 	remove_file(dir, "20-b.conf");
 	remove_file(dir, "30-c.txt");
+	remove_file(dir, "kernel");
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/*
+ * The review's probe (L7): a 4080-byte cmdline.d line used to fill the
+ * buffer and cut the kernel's line to "root=LA", losing rd.shell=0 and
+ * rescue.ro=strict without a word.  The kernel's line wins, whole.
+ */
+static void big_conf_never_cuts_the_kernel_line(void **state)
+{
+	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128], why[512];
+	static char buf[CMDLINE_SIZE], big[4096];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	memset(big, 'x', 4080);
+	memcpy(big, "big=", 4);
+	big[4080] = '\n';
+	write_file(dir, "10-big.conf", big);
+	write_file(dir, "20-small.conf", "rd.md=0\n");
+	write_file(dir, "kernel", "root=LABEL=real rd.shell=0 rescue.ro=strict\n");
+	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
+	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, sizeof(buf),
+					      why, sizeof(why)), 0);
+	assert_string_equal(buf, "root=LABEL=real rd.shell=0 rescue.ro=strict");
+	assert_non_null(strstr(why, "ignoring "));
+	assert_non_null(strstr(why, "/10-big.conf and the files after it"));
+	cmdline_parse(buf, &c);
+	assert_string_equal(c.root, "LABEL=real");
+	assert_false(c.shell);
+	assert_true(c.strict);
+	remove_file(dir, "10-big.conf");
+	remove_file(dir, "20-small.conf");
+	remove_file(dir, "kernel");
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A kernel line longer than the buffer: cut at a blank, and said. */
+static void long_kernel_line_is_cut_at_a_blank_and_said(void **state)
+{
+	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128], why[512];
+	char buf[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "kernel", "root=/dev/vda rd.shell=0 rescue.ro=strict quiet\n");
+	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
+	assert_int_equal(cmdline_read_all_why(NULL, kernel, buf, 32,
+					      why, sizeof(why)), 0);
+	assert_string_equal(buf, "root=/dev/vda rd.shell=0");
+	assert_non_null(strstr(why, "/kernel, 47 bytes) is longer than the 31 "
+			       "bytes read: cut after byte 24"));
+	/* One that fits: nothing said. */
+	assert_int_equal(cmdline_read_all_why(NULL, kernel, buf, 48, why,
+					      sizeof(why)), 0);
+	assert_string_equal(buf, "root=/dev/vda rd.shell=0 rescue.ro=strict quiet");
+	assert_string_equal(why, "");
 	remove_file(dir, "kernel");
 	assert_int_equal(rmdir(dir), 0);
 }
@@ -451,6 +523,8 @@ int main(void)
 		cmocka_unit_test(read_strips_the_newline),
 		cmocka_unit_test(layer_parameters),
 		cmocka_unit_test(conf_dir_comes_before_the_kernel_line),
+		cmocka_unit_test(big_conf_never_cuts_the_kernel_line),
+		cmocka_unit_test(long_kernel_line_is_cut_at_a_blank_and_said),
 		cmocka_unit_test(survives_random_lines),
 	};
 
