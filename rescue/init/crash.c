@@ -2,12 +2,16 @@
 /*
  * crash.c: PID 1 must not die, or the kernel panics on a machine that is
  * already in trouble.  A fault in rescue-init (SIGSEGV, SIGBUS, SIGILL,
- * SIGFPE) execs /init again, told by RESCUE_CRASHED=N to go straight to
- * the rescue shell; after CRASH_MAX of them, busybox sh replaces it.  With
- * rd.shell=0 the restart boots without a shell, and after the last crash
- * PID 1 waits for a reboot (panic= seconds, or a request).  The
- * handler runs on its own stack (a stack overflow is a SIGSEGV too) and
- * calls only async-signal-safe functions.
+ * SIGFPE, SIGSYS, SIGTRAP, and SIGABRT: abort() and assert() in a
+ * library) execs /init again with its own argv and environment, told by
+ * RESCUE_CRASHED=N to go straight to the rescue shell; after CRASH_MAX of
+ * them, /init runs as "sh": the rescue shell only, started again as it
+ * exits (shell_last_resort()), and a crash there waits for a reboot.
+ * With rd.shell=0 the restart boots without a shell, and after the last
+ * crash PID 1 waits for a reboot (panic= seconds, or a request).  A
+ * child of PID 1 inherits the handler: it only exits.  The handler runs
+ * on its own stack (a stack overflow is a SIGSEGV too) and calls only
+ * async-signal-safe functions.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -23,7 +27,14 @@
 #define CRASH_ENV	"RESCUE_CRASHED="
 #define CRASH_MAX	3
 
-static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+#define CRASH_ENVS_MAX	256
+
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS,
+				     SIGTRAP, SIGABRT };
+/* What the restart execs: the first start's argv, envp less CRASH_ENV. */
+static char *const *start_argv;
+static char *restart_envp[CRASH_ENVS_MAX + 2];
+static char crash_env[sizeof(CRASH_ENV) + 12];
 static unsigned crashes;		/* from RESCUE_CRASHED at start */
 /*
  * rd.shell (1, 0; -1 until the command line is read: the restart reads
@@ -105,39 +116,38 @@ static void wait_for_reboot(void)
 
 static void crashed(int sig)
 {
-	static char env[sizeof(CRASH_ENV) + 12];
 	static char line[160];
-	char *init_argv[] = { "/init", NULL };
 	char *sh_argv[] = { "sh", NULL };
-	char *envp[] = { env, "PATH=/bin:/sbin:/usr/bin:/usr/sbin", "TERM=linux",
-			 "HOME=/", NULL };
 	bool last = crashes + 1 >= CRASH_MAX;
 	sigset_t none;
 	char *p;
 
+	if (getpid() != 1)	/* a child of PID 1 (network, watcher) */
+		_exit(128 + sig);
 	p = put_str(line, "<2>rescue: PID 1 crashed (signal ");
 	p = put_uint(p, (unsigned)sig);
-	if (last && shell_allowed != 1)
+	if (crashes >= CRASH_MAX)
+		p = put_str(p, ") in its last resort: waiting for a reboot\n");
+	else if (last && shell_allowed != 1)
 		p = put_str(p, "); no shell (rd.shell=0): waiting for a "
 			    "reboot\n");
 	else if (last)
-		p = put_str(p, "); starting /bin/sh as PID 1\n");
+		p = put_str(p, "); the rescue shell only, from now on\n");
 	else if (shell_allowed == 0)
 		p = put_str(p, "); restarting /init, without a shell\n");
 	else
 		p = put_str(p, "); restarting /init into the rescue shell\n");
 	say(line, (size_t)(p - line));
-	if (last && shell_allowed != 1)
+	if (crashes >= CRASH_MAX || (last && shell_allowed != 1))
 		wait_for_reboot();
-	p = put_str(env, CRASH_ENV);
+	p = put_str(crash_env, CRASH_ENV);
 	*put_uint(p, crashes + 1) = '\0';
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);	/* the mask survives exec */
-	if (!last)
-		execve("/init", init_argv, envp);
-	execve("/bin/sh", sh_argv, envp);
-	for (;;)		/* nothing to exec: at least no panic */
-		pause();
+	if (!last && start_argv)
+		execve("/init", start_argv, restart_envp);
+	execve("/init", sh_argv, restart_envp);	/* shell_last_resort() */
+	wait_for_reboot();	/* nothing to exec: at least no panic */
 }
 
 /* How many times PID 1 crashed before this start; 0 normally. */
@@ -165,14 +175,23 @@ void crash_set_policy(bool shell, int panic)
 	panic_s = panic;
 }
 
-/* Catch the faults; returns how many crashes came before this start. */
-unsigned crash_install(char *const envp[])
+/*
+ * Catch the faults; returns how many crashes came before this start.
+ * argv and envp are main()'s: a restart execs /init with them again.
+ */
+unsigned crash_install(char *const argv[], char *const envp[])
 {
 	stack_t ss = { .ss_sp = crash_stack, .ss_size = sizeof(crash_stack) };
 	struct sigaction sa;
-	size_t i;
+	size_t i, n = 0;
 
 	crashes = crash_count(envp);
+	start_argv = argv;
+	restart_envp[n++] = crash_env;
+	for (; envp && *envp && n < CRASH_ENVS_MAX; envp++)
+		if (strncmp(*envp, CRASH_ENV, strlen(CRASH_ENV)))
+			restart_envp[n++] = *envp;
+	restart_envp[n] = NULL;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = crashed;
 	sa.sa_flags = SA_ONSTACK;

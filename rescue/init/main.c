@@ -133,7 +133,7 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	char init[4096], tried[512], what[4096 + 600];
 	char *init_argv[INIT_ARGS_MAX], *init_envp[INIT_ENVS_MAX];
 	struct mountent m;
-	bool bound;
+	bool bound, strict;
 	int err;
 
 	if (mounts_find(NEWROOT, &m) == 0) {
@@ -168,12 +168,18 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	cmdline_init_envp(envp, init_envp, INIT_ENVS_MAX);
 	snprintf(what, sizeof(what), "%s on %s (%s, %s)", init, m.source,
 		 m.fstype, m.ro ? "ro" : "rw");
+	if (switchroot_check(NEWROOT, why, size))
+		return;
+	strict = readonly_strict();
 	readonly_before_switch();
 	net_end();
 	err = switchroot_run(NEWROOT, init, init_argv, init_envp, what,
 			     t_start);
 	snprintf(why, size, "unable to start %.1500s: %s%s", what,
 		 errtext(-err), exec_hint(err));
+	/* Back in the initramfs: the rescue as it was before the switch. */
+	if (strict)
+		readonly_init(&cmd);
 }
 
 /*
@@ -293,15 +299,21 @@ int main(int argc, char *argv[], char *envp[])
 	int err, console;
 
 	t_start = log_now_us();
-	if (argc > 0 && toolkit_called(argv[0]))
+	if (getpid() != 1 && argc > 0 && toolkit_called(argv[0]))
 		return toolkit_sh_main(argc, argv);
 	if (getpid() != 1 && argc > 0 && modprobe_called(argv[0]))
 		return modprobe_main(argc, argv);
 	if (getpid() != 1)
 		return tools_main(argc, argv);
-	crashes = crash_install(envp);
+	crashes = crash_install(argv, envp);
 	shell_block_signals();
+	shell_catch_ctrl_alt_del(true);
 	umask(022);
+	if (argc > 0 && toolkit_called(argv[0])) {
+		/* crash.c's last resort: /dev and the console are kept */
+		log_open();
+		return toolkit_sh_main(argc, argv);	/* it does not return */
+	}
 
 	/* 1. /proc /sys /run /dev, the console, the log: once per boot. */
 	err = 0;

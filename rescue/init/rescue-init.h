@@ -262,11 +262,12 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 		   const char *dir, struct mountent *m, char *why, size_t size);
 
 /* switchroot.c */
+int switchroot_check(const char *newroot, char *why, size_t size);
 int switchroot_run(const char *newroot, const char *init, char *const argv[],
 		   char *const envp[], const char *what, uint64_t t0);
 
 /* crash.c */
-unsigned crash_install(char *const envp[]);
+unsigned crash_install(char *const argv[], char *const envp[]);
 void crash_set_policy(bool shell, int panic_s);
 void crash_unblock_set(sigset_t *set);
 
@@ -286,6 +287,18 @@ void shell_pause(uint64_t us);
 void shell_disable(void);
 void shell_wait_forever(void) __attribute__((noreturn));
 void shell_give_up(int panic_s) __attribute__((noreturn));
+void shell_catch_ctrl_alt_del(bool on);
+void shell_last_resort(void) __attribute__((noreturn));
+/*
+ * PID 1's duties in a loop that polls (a device wait, a prompt): add
+ * shell_signal_fd() (when >= 0) to the poll set; when it is readable,
+ * or at each turn, call shell_serve_signals(): it reaps children and
+ * acts on reboot (SIGTERM, and SIGINT from ctrl-alt-del), halt
+ * (SIGUSR1) and poweroff (SIGUSR2) at once, then returns.  shell_pause(1)
+ * does the same.
+ */
+int shell_signal_fd(void);
+void shell_serve_signals(void);
 
 /* readonly.c: rescue.ro=strict, a boot that writes to no disk */
 int readonly_init(const struct cmdline *c);

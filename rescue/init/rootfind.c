@@ -93,6 +93,23 @@ static bool matched(const struct rootspec *spec, const struct blklist *l)
 }
 
 /*
+ * Sleep until a uevent (pfd[0]) or timeout_ms, PID 1 serving its
+ * signals (pfd[1], shell_signal_fd(), ignored by poll when negative):
+ * a reboot or poweroff asked for during the root wait happens at once,
+ * and children are reaped.  -errno when polling fails.
+ */
+static int wait_events(struct pollfd pfd[2], int timeout_ms)
+{
+	int n = poll(pfd, 2, timeout_ms);
+
+	if (n < 0 && errno != EINTR)
+		return -errno;
+	if (n > 0 && (pfd[1].revents & POLLIN))
+		shell_serve_signals();
+	return 0;
+}
+
+/*
  * Handle the queued uevents, then those that come until deadline_us
  * (0: only the queued ones), or until spec matches.  1 when it
  * matched, else 0.
@@ -102,7 +119,8 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 {
 	static char buf[UEVENT_BUFFER_SIZE];
 	uint64_t now, next_note = start_us + PROGRESS_EVERY_S * 1000000ULL;
-	struct pollfd pfd = { .fd = ufd, .events = POLLIN };
+	struct pollfd pfd[2] = { { .fd = ufd, .events = POLLIN },
+				 { .fd = shell_signal_fd(), .events = POLLIN } };
 	struct uevent ev;
 	int r, timeout;
 
@@ -146,7 +164,7 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 		}
 		timeout = (int)(((spec && next_note < deadline_us ? next_note :
 				  deadline_us) - now + 999) / 1000);
-		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
+		if (wait_events(pfd, timeout))
 			return 0;
 	}
 }
@@ -163,7 +181,8 @@ void rootfind_settle(struct blklist *l, int ufd, uint64_t quiet_us,
 {
 	static char buf[UEVENT_BUFFER_SIZE];
 	uint64_t start = log_now_us(), last = start, now, until;
-	struct pollfd pfd = { .fd = ufd, .events = POLLIN };
+	struct pollfd pfd[2] = { { .fd = ufd, .events = POLLIN },
+				 { .fd = shell_signal_fd(), .events = POLLIN } };
 	struct uevent ev;
 	int r;
 
@@ -183,8 +202,7 @@ void rootfind_settle(struct blklist *l, int ufd, uint64_t quiet_us,
 			break;
 		until = last + quiet_us < start + max_us ? last + quiet_us :
 			start + max_us;
-		if (poll(&pfd, 1, (int)((until - now + 999) / 1000)) < 0 &&
-		    errno != EINTR)
+		if (wait_events(pfd, (int)((until - now + 999) / 1000)))
 			break;
 	}
 	log_debug("devices settled in %llu us",

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -17,6 +18,7 @@
 #include "rescue-init.h"
 
 #define SHELL	"/bin/sh"
+#define SHELL_AGAIN_US	1000000	/* the last resort's shell: not in a loop */
 
 static bool disabled;		/* rd.shell=0 */
 
@@ -65,6 +67,7 @@ static void console_device(char *buf, size_t size)
 
 static void power(int how)
 {
+	log_info("syncing the disks");
 	sync();
 	umount2(NEWROOT, MNT_DETACH);
 	if (reboot(how))
@@ -124,7 +127,10 @@ static int wait_for(pid_t pid)
 			return status;
 }
 
-/* Let us (0: none) pass, reaping children and honouring power requests. */
+/*
+ * Let us (0: none) pass, reaping children and honouring power requests;
+ * shell_pause(0) or a tiny us serves what is pending and returns.
+ */
 void shell_pause(uint64_t us)
 {
 	uint64_t end = log_now_us() + us, now;
@@ -145,6 +151,40 @@ void shell_pause(uint64_t us)
 		else if (errno == EAGAIN)
 			return;
 	}
+}
+
+/*
+ * PID 1's waited signals as a file descriptor for the loops that poll
+ * instead of waiting here (the root wait, the settle, the passphrase
+ * prompt): readable while one is pending.  It only wakes the loop:
+ * shell_serve_signals() acts on them.  -errno when there is none (said
+ * once, or in a process that is not PID 1).
+ */
+int shell_signal_fd(void)
+{
+	static int fd = -1, err;
+	sigset_t all;
+
+	if (fd >= 0 || err)
+		return fd >= 0 ? fd : err;
+	if (getpid() != 1)	/* rescue-mount's wait: its signals are its own */
+		return -EPERM;
+	waited_signals(&all);
+	fd = signalfd(-1, &all, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		log_warn("unable to make a signalfd: %s; reboot and poweroff "
+			 "wait for the next turn of a device wait",
+			 errtext(errno));
+		return err;
+	}
+	return fd;
+}
+
+/* Act on every pending signal (power requests, children), then return. */
+void shell_serve_signals(void)
+{
+	shell_pause(0);
 }
 
 static void exec_shell(const char *tty)
@@ -228,7 +268,6 @@ int shell_run(const char *hint)
 	modload_rest("the rescue shell");	/* its keyboard, its screen */
 	console_device(tty, sizeof(tty));
 	log_msg(level, "starting the rescue shell: %s", hint ? hint : "again");
-	reboot(RB_DISABLE_CAD);		/* ctrl-alt-del: SIGINT to us */
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -240,7 +279,6 @@ int shell_run(const char *hint)
 	shell_note_pid(pid);
 	status = wait_for(pid);
 	unlink(SHELL_PID_FILE);
-	reboot(RB_ENABLE_CAD);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		log_msg(level, "the rescue shell %s failed to start", SHELL);
 	log_msg(hint ? LOG_INFO : LOG_DEBUG, "the rescue shell exited");
@@ -253,10 +291,21 @@ void shell_disable(void)
 	disabled = true;
 }
 
+/*
+ * Ctrl-Alt-Del as SIGINT to PID 1, a reboot after a sync (power_signal),
+ * instead of the kernel's immediate reset: from the start of PID 1 to
+ * the exec of the real init, which sets its own.
+ */
+void shell_catch_ctrl_alt_del(bool on)
+{
+	if (reboot(on ? RB_DISABLE_CAD : RB_ENABLE_CAD))
+		log_debug("unable to %s ctrl-alt-del: %s", on ? "catch" :
+			  "release", errtext(errno));
+}
+
 /* No shell, and no exit: reboot, power off or halt on request. */
 void shell_wait_forever(void)
 {
-	reboot(RB_DISABLE_CAD);
 	log_error("no rescue shell%s: ctrl-alt-del or reboot restarts, "
 		  "poweroff powers off", disabled ? " (rd.shell=0)" : "");
 	for (;;)
@@ -279,4 +328,25 @@ void shell_give_up(int panic_s)
 	log_info("rebooting (panic=%d)", panic_s);
 	power(RB_AUTOBOOT);
 	shell_wait_forever();	/* reboot() failed */
+}
+
+/*
+ * PID 1 run as "sh" (crash.c's last resort): the rescue shell on the
+ * console, started again each time it exits, PID 1 reaping and serving
+ * power requests meanwhile.  An exit typed there never ends PID 1.
+ */
+void shell_last_resort(void)
+{
+	int err;
+
+	/* What the crashed PID 1 started (its shell reads the console too). */
+	kill(-1, SIGKILL);
+	shell_pause(0);
+	for (;;) {
+		err = shell_run("PID 1 crashed too often: a shell only; exit "
+				"starts it again");
+		if (err < 0)
+			shell_wait_forever();
+		shell_pause(SHELL_AGAIN_US);
+	}
 }

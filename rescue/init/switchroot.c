@@ -149,6 +149,80 @@ static pid_t start_deleter(int oldfd, int pipefd[2])
 }
 
 /*
+ * Whether the root on newroot can be switched to: not when it is on the
+ * initramfs itself (a bind mount of one of its directories, a "run from
+ * RAM" setup), whose files the deleter would delete, as busybox's and
+ * toybox's switch_root refuse it.  0, or -EXDEV with the reason in why.
+ */
+int switchroot_check(const char *newroot, char *why, size_t size)
+{
+	struct stat newst, oldst;
+
+	if (stat(newroot, &newst) || stat("/", &oldst))
+		return 0;	/* switchroot_run() says what is wrong */
+	if (newst.st_dev != oldst.st_dev)
+		return 0;
+	snprintf(why, size, "refusing to switch to the root on %s: it is on "
+		 "the initramfs itself (a bind mount of one of its "
+		 "directories?), which the switch deletes; mount a device "
+		 "or a tmpfs there instead", newroot);
+	return -EXDEV;
+}
+
+/* Whether target is dir or below it. */
+static bool below(const char *target, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(target, dir, n) &&
+	       (target[n] == '\0' || target[n] == '/');
+}
+
+/*
+ * What the rescue left mounted in the initramfs (/mnt, a rescue-mount
+ * --rw, the toolkit's spare tmpfs, a key mount): out of reach under the
+ * new root for the life of the system, and never cleanly unmounted, so
+ * unmounted now, lazily when busy, one line each.  The newest first.
+ */
+static void unmount_leftovers(const char *newroot)
+{
+	static char buf[65536];
+	char *lines[256], *line, *nl;
+	struct mountent m;
+	size_t n = 0, i;
+
+	if (mounts_read_proc("/proc/self/mountinfo", buf, sizeof(buf)))
+		return;
+	for (line = buf; *line && n < ARRAY_SIZE(lines); line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		else
+			nl = line + strlen(line);
+		lines[n++] = line;
+	}
+	while (n-- > 0) {
+		if (mounts_parse_line(lines[n], &m) || !strcmp(m.target, "/") ||
+		    below(m.target, newroot))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(moved_mounts); i++)
+			if (below(m.target, moved_mounts[i]))
+				break;
+		if (i < ARRAY_SIZE(moved_mounts))
+			continue;	/* moves with its parent */
+		if (umount2(m.target, 0) == 0)
+			log_info("unmounted %s (%s) before switching root",
+				 m.target, m.source);
+		else if (umount2(m.target, MNT_DETACH) == 0)
+			log_warn("unmounted %s (%s) lazily before switching "
+				 "root: it was busy", m.target, m.source);
+		else
+			log_warn("unable to unmount %s (%s) before switching "
+				 "root: %s", m.target, m.source, errtext(errno));
+	}
+}
+
+/*
  * Switch to the root mounted on newroot and exec init there, as
  * util-linux switch_root does, deleting the initramfs only once the exec
  * has succeeded.  Returns only on failure: -errno, back in the
@@ -171,12 +245,18 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 
 	if (stat(newroot, &newst))
 		return -errno;
+	err = switchroot_check(newroot, target, sizeof(target));
+	if (err) {
+		log_error("%s", target);
+		return err;
+	}
 	oldfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (oldfd < 0) {
 		err = -errno;
 		log_error("unable to open the initramfs /: %s", errtext(errno));
 		return err;
 	}
+	unmount_leftovers(newroot);
 	delete = fstatfs(oldfd, &sfs) == 0 &&
 		 (sfs.f_type == RAMFS_MAGIC || sfs.f_type == TMPFS_MAGIC);
 	if (!delete)
@@ -225,12 +305,14 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 	log_info("switched to the root on %s in %llu us", newroot,
 		 (unsigned long long)(log_now_us() - t1));
 	shell_restore_signals();
+	shell_catch_ctrl_alt_del(false);	/* the kernel's, for init */
 	close_on_exec_above_2();
 	log_info("exec %s after %llu us", what,
 		 (unsigned long long)(log_now_us() - t0));
 	execve(init, argv, envp);
 	err = -errno;
 	shell_block_signals();
+	shell_catch_ctrl_alt_del(true);
 	if (pid > 0) {
 		if (write(pipefd[1], &byte, 1) != 1)
 			log_warn("unable to stop the deleting process: %s",

@@ -201,10 +201,16 @@ bool toolkit_called(const char *argv0)
 	return !strcmp(base ? base + 1 : argv0, "sh");
 }
 
-/* /bin/sh before the toolkit replaced it with busybox's link. */
+/*
+ * /bin/sh before the toolkit replaced it with busybox's link.  As PID 1
+ * (crash.c's last resort) it must never return, nor exec a shell whose
+ * exit would panic the kernel: the shell runs in a child, again and again.
+ */
 int toolkit_sh_main(int argc, char *argv[])
 {
 	(void)argc;
+	if (getpid() == 1)
+		shell_last_resort();
 	toolkit_unpack("sh");
 	execv(TOOLKIT_BUSYBOX, argv);
 	fprintf(stderr, "sh: unable to run %s: %s\n", TOOLKIT_BUSYBOX,
