@@ -219,9 +219,9 @@ send kill -SEGV 1
 want restarted after 2 crashes of PID 1
 want \(rescue\)[^\n]*#\s
 send kill -SEGV 1
-want PID 1 crashed \(signal 11\); the rescue shell only
-want starting the rescue shell: PID 1 crashed too often
-want \(rescue\)[^\n]*#\s
+want PID 1 crashed \(signal 11\);
+want Enter 'help' for a list of built-in commands
+want #\s
 send exit
 want rescue: the rescue shell exited
 want starting the rescue shell: PID 1 crashed too often
@@ -232,6 +232,8 @@ EOF2
 	VM_TIMEOUT=120 vm_steps "root=LABEL=nowhere" || return 1
 	starts=$(tr -d '\r' <"$T/console.log" | grep -c 'rescue: starting the rescue shell: PID 1 crashed too often')
 	[ "$starts" -eq 2 ] || { fail "expected the last resort's shell twice (before and after exit), got $starts"; return 1; }
+	expect_log "$T/console.log" 'rescue: PID 1 crashed \(signal 11\); the rescue shell only, from now on$' \
+		"the third crash" &&
 	expect_log "$T/console.log" 'rescue: rebooting \(signal Terminated\)$' "the reboot" &&
 	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic"
 }
