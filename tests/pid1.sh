@@ -269,3 +269,31 @@ EOF2
 	expect_field "$T/console.log" root marker real &&
 	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic"
 }
+
+# ---- a failed exec of the real init --------------------------------------
+
+# An init the kernel cannot run (ENOEXEC) brings the boot back to the
+# rescue shell with strict read-only as it was: the flag that
+# rescue-mount reads (no journal replay) and the watcher are back.  They
+# stayed off, and rescue-mount then replayed journals.
+test_failed_exec_keeps_strict_read_only() {
+	make_image "$T/initrd" || return 1
+	make_root_dir "$T/root" strict
+	printf 'not a program\n' >"$T/root/sbin/broken"
+	chmod 0755 "$T/root/sbin/broken"
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	cat >"$T/steps" <<'EOF2'
+want unable to start /sbin/broken
+want \(rescue\)[^\n]*#\s
+send printf '%s %s: strict flag=%s\n' TEST RESULT "$(test -e /run/rescue-ro-strict && echo present || echo absent)"
+want TEST RESULT: strict
+send reboot -f
+end
+EOF2
+	pid1_steps "root=/dev/vda rescue.ro=strict init=/sbin/broken" --disk "virtio-blk:$T/root.img" || return 1
+	local applied
+	applied=$(tr -d '\r' <"$T/console.log" | grep -c 'rescue: strict read-only: [0-9]* devices set read-only (rescue.ro=strict)')
+	[ "$applied" -eq 2 ] || { fail "expected strict read-only applied twice (at the start, after the failed exec), got $applied"; return 1; }
+	expect_field "$T/console.log" strict flag present &&
+	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic"
+}
