@@ -35,8 +35,9 @@ make_image() { # out [with-console]
 }
 
 # The real root's init reports what it got: the marker, the device, type
-# and mode of /, its PID, argv and $foo, /dev and /run, whether the
-# initramfs is gone, then powers off (or starts a shell with "shell").
+# and mode of /, its PID, argv and $foo, /dev and /run (and what is left
+# in /run: rescue-init leaves nothing there), whether the initramfs is
+# gone, then powers off (or starts a shell with "shell").
 #
 # Whether the initramfs is gone is read from the memory its files held:
 # the real root cannot reach the old rootfs (it is overmounted, and no
@@ -63,7 +64,8 @@ done
 rootfs_kb=$(held_kb)
 if [ "$rootfs_kb" -ge $((BUSYBOX_KB / 2)) ]; then initramfs=left; else initramfs=gone; fi
 leaked=$(ls -l /proc/1/fd/ | grep -c -e 'socket:' -e kmsg -e /newroot -e /sys/)
-echo "TEST RESULT: root marker=$(cat /marker) dev=$(mnt / 1) fs=$(mnt / 3) mode=$root_mode opts=$(mnt / 4) pid=$$ init=$0 argv=${args:-none} foo=${foo:-unset} rootwait_env=${rootwait:-unset} dev_fs=$(mnt /dev 3) run_fs=$(mnt /run 3) sys_fs=$(mnt /sys 3) initramfs=$initramfs rootfs_kb=$rootfs_kb leaked_fds=$leaked"
+run_left=$(ls -A /run | tr '\n' , | sed 's/,$//')
+echo "TEST RESULT: root marker=$(cat /marker) dev=$(mnt / 1) fs=$(mnt / 3) mode=$root_mode opts=$(mnt / 4) pid=$$ init=$0 argv=${args:-none} foo=${foo:-unset} rootwait_env=${rootwait:-unset} dev_fs=$(mnt /dev 3) run_fs=$(mnt /run 3) sys_fs=$(mnt /sys 3) initramfs=$initramfs rootfs_kb=$rootfs_kb leaked_fds=$leaked run_left=${run_left:-none}"
 EOF
 	sed -i "s/BUSYBOX_KB/$busybox_kb/g" "$1"
 	if [ "${2:-}" = shell ]; then

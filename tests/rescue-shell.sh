@@ -142,6 +142,7 @@ EOF2
 		"the shell before the mount" &&
 	expect_field "$T/console.log" root marker rescue-word &&
 	expect_field "$T/console.log" root argv none &&
+	expect_field "$T/console.log" root run_left none &&
 	expect_field "$T/console.log" cmdline rescue 1
 }
 

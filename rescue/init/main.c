@@ -173,13 +173,19 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	strict = readonly_strict();
 	readonly_before_switch();
 	net_end();
+	mounts_leave_run();
 	err = switchroot_run(NEWROOT, init, init_argv, init_envp, what,
 			     t_start);
 	snprintf(why, size, "unable to start %.1500s: %s%s", what,
 		 errtext(-err), exec_hint(err));
-	/* Back in the initramfs: the rescue as it was before the switch. */
+	/*
+	 * Back in the initramfs: the rescue as it was before the switch,
+	 * strict mode and, for a machine that is reached only over the
+	 * network, ip= and SSH.
+	 */
 	if (strict)
 		readonly_init(&cmd);
+	net_init(&cmd);
 }
 
 /*

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mounts.c: early mounts (/proc /sys /run, devtmpfs), /dev entries, console. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,6 +16,14 @@
 
 #include "readfile.h"
 #include "rescue-init.h"
+
+#define RUN_RESCUE_DIR	"/run/rescue"
+/*
+ * systemd's own options for /run, which it keeps when it finds /run
+ * mounted: the kernel's default (half the RAM) would stay for the life
+ * of the system.
+ */
+#define RUN_OPTIONS	"mode=0755,size=20%,nr_inodes=800k"
 
 /* mountinfo's octal escapes (\040 for a blank), decoded in place. */
 static void unescape_octal(char *s)
@@ -278,7 +287,7 @@ int mounts_early(bool *devtmpfs_mounted, char *why, size_t size)
 	err = mount_once("sysfs", "/sys", "sysfs", nodev, NULL);
 	if (!err)
 		err = mount_once("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV,
-				 "mode=0755");
+				 RUN_OPTIONS);
 	if (err)
 		snprintf(why, size, "unable to mount %s: %s",
 			 access("/sys/class", F_OK) ? "sysfs on /sys" :
@@ -330,4 +339,33 @@ int mounts_console(void)
 	if (fd > 2)
 		close(fd);
 	return 1;
+}
+
+/*
+ * What rescue-init made in /run, gone before the switch: the real root
+ * gets /run (systemd keeps it) as it would have found it, with nothing
+ * of the rescue system's (PID files, the passphrase FIFO, the LUKS
+ * status) left in it.  /run/rescue holds files only; the key device's
+ * mount point and cryptsetup's lock directory go when they are empty.
+ */
+void mounts_leave_run(void)
+{
+	static const char *const empty_dirs[] = {
+		"/run/rescue-luks-key", "/run/cryptsetup",
+	};
+	struct dirent *e;
+	size_t i;
+	DIR *d = opendir(RUN_RESCUE_DIR);
+
+	if (d) {
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
+		if (rmdir(RUN_RESCUE_DIR))
+			log_warn("unable to remove %s before switching root: %s",
+				 RUN_RESCUE_DIR, errtext(errno));
+	}
+	for (i = 0; i < sizeof(empty_dirs) / sizeof(empty_dirs[0]); i++)
+		rmdir(empty_dirs[i]);
 }

@@ -448,6 +448,8 @@ void net_init(const struct cmdline *c)
 	char err[256];
 	size_t i, n;
 
+	/* Again after a failed exec of the real init: from scratch. */
+	nconfs = 0;
 	n = cmdline_get_all(c, "ip", specs, NET_MAX_CONFS);
 	keep = cmdline_flag(c, "rd.neednet", false);
 	if ((wait_s = positive(cmdline_get(c, "rd.net.timeout.ifup"))))

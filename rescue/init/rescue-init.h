@@ -238,6 +238,7 @@ int mounts_options(const char *opts, unsigned long *flags, char *data,
 int mounts_find(const char *target, struct mountent *m);
 int mounts_early(bool *devtmpfs_mounted, char *why, size_t size);
 int mounts_console(void);
+void mounts_leave_run(void);
 
 /* rootfind.c */
 struct rootresult {
