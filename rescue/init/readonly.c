@@ -3,16 +3,25 @@
  * readonly.c: rescue.ro=strict, a boot that writes to no disk.
  *
  * A read-only mount is not enough: ext3/ext4 replay their journal, XFS
- * its log, btrfs its tree log even on a ro mount.  So every block device
- * is set read-only (BLKROSET) before the first probe, and every one that
- * appears later, by a watcher process with its own uevent socket (PID 1
- * sits in the rescue shell for minutes, a hot-added disk must not wait
- * for it); the root is mounted with its filesystem's no-replay option.
+ * and f2fs their log, btrfs its tree log even on a ro mount.  So every
+ * block device is set read-only (BLKROSET) before the first probe, and
+ * every one that appears later, or changes (a dm table resumed, a loop
+ * device attached, an md array restarted), by a watcher process with
+ * its own uevent socket (PID 1 sits in the rescue shell for minutes, a
+ * hot-added disk must not wait for it); the root is mounted with its
+ * filesystem's no-replay option.  md arrays assembled by hand start
+ * read-only too (md_mod's start_ro).
  *
- * BLKROSET is a policy, not a barrier: on 6.1 the filesystems and the
- * block device files obey it, but a write bio from inside the kernel to a
- * read-only device is only warned about (bio_check_ro()).  The no-replay
- * options are what keeps the filesystem code from writing.
+ * BLKROSET is a policy, not a barrier: the filesystems and the block
+ * device files obey it, but a write bio from inside the kernel to a
+ * read-only device is only warned about (bio_check_ro(), on 6.1 and
+ * 6.12 alike).  So a writable device stacked on a read-only one (a dm
+ * or md device the watcher has not reached yet) would pass writes
+ * down; the no-replay options and the read-only top device are what
+ * keep the filesystem code from writing.
+ *
+ * The watcher runs in every boot, strict or not: it also makes the
+ * /dev/mapper/NAME links of dm devices made in the shell (dmnodes.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,17 +32,25 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/fs.h>
 
 #include "rescue-init.h"
 #include "storage.h"
+#include "readonly.h"
 
 #define CLASS_BLOCK	"/sys/class/block"
 
 /* Says to rescue-mount in the shell that strict mode is on now. */
 #define STRICT_FLAG	"/run/rescue-ro-strict"
+/*
+ * One empty file per device rescue-mount --rw made writable: the
+ * watcher leaves it writable at its change events.
+ */
+#define WRITABLE_DIR	"/run/rescue-ro-writable"
+#define MD_START_RO	"/sys/module/md_mod/parameters/start_ro"
 
 static bool strict;		/* in force now */
 static bool implied;		/* by the rescue word: ends with its shell */
@@ -43,6 +60,76 @@ static pid_t watcher = -1;
 bool readonly_strict(void)
 {
 	return strict || (getpid() != 1 && access(STRICT_FLAG, F_OK) == 0);
+}
+
+/*
+ * An md array assembled from now on (mdadm in the shell) starts
+ * auto-read-only: no resync, no superblock write until a write comes.
+ * Written when md_mod is there, or as it is loaded (the watcher).
+ */
+static void md_start_ro(bool ro)
+{
+	int fd = open(MD_START_RO, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;		/* no md (yet) */
+	if (write(fd, ro ? "1" : "0", 1) != 1)
+		log_warn("strict read-only: unable to write %s: %s",
+			 MD_START_RO, errtext(errno));
+	else if (ro)
+		log_info("strict read-only: md arrays start read-only "
+			 "(md_mod start_ro=1)");
+	close(fd);
+}
+
+static void writable_path(const char *name, char *path, size_t size)
+{
+	snprintf(path, size, WRITABLE_DIR "/%s", name);
+}
+
+/* rescue-mount --rw made NAME writable: its change events keep it so. */
+static void mark_writable(const char *name)
+{
+	char path[PATH_MAX];
+
+	writable_path(name, path, sizeof(path));
+	if (mkdir(WRITABLE_DIR, 0755) && errno != EEXIST)
+		return;
+	close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+}
+
+static bool marked_writable(const char *name)
+{
+	char path[PATH_MAX];
+
+	writable_path(name, path, sizeof(path));
+	return access(path, F_OK) == 0;
+}
+
+static void unmark_writable(const char *name)
+{
+	char path[PATH_MAX];
+
+	writable_path(name, path, sizeof(path));
+	unlink(path);
+}
+
+/* No mark left: strict mode ends, or /run moves into the real root. */
+static void unmark_all(void)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(WRITABLE_DIR);
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			writable_path(e->d_name, path, sizeof(path));
+			unlink(path);
+		}
+	closedir(d);
+	rmdir(WRITABLE_DIR);
 }
 
 /*
@@ -69,6 +156,8 @@ int readonly_set(const char *name, bool ro)
 	if (ioctl(fd, BLKROSET, &val))
 		err = -errno;
 	close(fd);
+	if (!err && !ro && getpid() != 1 && readonly_strict())
+		mark_writable(name);
 	return err ? err : cur != val;
 }
 
@@ -99,73 +188,134 @@ static int set_all(bool ro, unsigned *failed)
 	return n;
 }
 
-/* The watcher: each block device added from now on is set read-only. */
-static void __attribute__((noreturn)) watch(int ufd)
+/* In strict mode, NAME that appeared (add) or changed: read-only. */
+static void watch_readonly(const char *action, const char *name)
+{
+	bool added = !strcmp(action, "add");
+	int r;
+
+	if (!added && marked_writable(name))
+		return;		/* rescue-mount --rw made it so */
+	if (added)
+		unmark_writable(name);	/* a new device of an old name */
+	r = readonly_set(name, true);
+	if (r > 0)
+		log_info("strict read-only: /dev/%s set read-only %s", name,
+			 added ? "as it appeared" : "again as it changed");
+	else if (r < 0)
+		log_error("strict read-only: unable to set /dev/%s "
+			  "read-only: %s", name, errtext(-r));
+}
+
+/* One uevent: a block device's, or md_mod's as it is loaded. */
+static void watch_event(const struct uevent *ev, bool ro)
+{
+	const char *name;
+
+	if (!ev->subsystem)
+		return;
+	if (!strcmp(ev->subsystem, "module")) {
+		if (ro && !strcmp(ev->action, "add") &&
+		    !strcmp(ev->devpath, "/module/md_mod"))
+			md_start_ro(true);
+		return;
+	}
+	if (strcmp(ev->subsystem, "block"))
+		return;
+	name = ev->devname ? ev->devname : strrchr(ev->devpath, '/');
+	if (!name)
+		return;
+	name += *name == '/';
+	if (!strcmp(ev->action, "remove")) {
+		dmnodes_remove(name);
+		if (ro)
+			unmark_writable(name);
+		return;
+	}
+	if (strcmp(ev->action, "add") && strcmp(ev->action, "change"))
+		return;
+	if (ro)		/* first: before anything opens it by its link */
+		watch_readonly(ev->action, name);
+	dmnodes_update(name);
+}
+
+/*
+ * The watcher: each block device added or changed from now on is set
+ * read-only (RO), and each dm device gets its /dev/mapper link.
+ */
+static void __attribute__((noreturn)) watch(int ufd, bool ro)
 {
 	static char buf[UEVENT_BUFFER_SIZE];
 	struct pollfd pfd = { .fd = ufd, .events = POLLIN };
 	struct uevent ev;
 	unsigned failed;
-	const char *name;
 	int r;
 
-	prctl(PR_SET_NAME, "rescue-ro-watch");
+	prctl(PR_SET_NAME, ro ? "rescue-ro-watch" : "rescue-dm-watch");
 	for (;;) {
 		r = uevent_receive(ufd, buf, sizeof(buf), &ev);
 		if (r == -ENOBUFS) {	/* lost events: all of them again */
-			set_all(true, &failed);
+			if (ro)
+				set_all(true, &failed);
 			continue;
 		}
 		if (r == -EAGAIN) {
 			poll(&pfd, 1, -1);
 			continue;
 		}
-		if (r || strcmp(ev.action, "add") || !ev.subsystem ||
-		    strcmp(ev.subsystem, "block"))
-			continue;
-		name = ev.devname ? ev.devname : strrchr(ev.devpath, '/');
-		if (!name)
-			continue;
-		name += *name == '/';
-		r = readonly_set(name, true);
-		if (r > 0)
-			log_info("strict read-only: /dev/%s set read-only as it "
-				 "appeared", name);
-		else if (r < 0)
-			log_error("strict read-only: unable to set /dev/%s "
-				  "read-only: %s", name, errtext(-r));
+		if (!r)
+			watch_event(&ev, ro);
 	}
 }
 
 /*
- * rescue.ro=strict (or the rescue word): the watcher's socket first,
- * so that a device appearing during the enumeration is not missed,
- * then every device there is.  Returns how many devices are read-only.
+ * The watcher's socket first, so that a device appearing during the
+ * enumeration that follows is not missed; 0 or -errno.
+ */
+static int start_watcher(bool ro)
+{
+	int ufd, err = 0;
+
+	ufd = uevent_open();
+	if (ufd < 0)
+		return ufd;
+	watcher = fork();
+	if (watcher == 0)
+		watch(ufd, ro);
+	if (watcher < 0)
+		err = -errno;
+	close(ufd);
+	return err;
+}
+
+/*
+ * rescue.ro=strict (or the rescue word): the watcher first, so that a
+ * device appearing during the enumeration is not missed, then every
+ * device there is.  Returns how many devices are read-only.  Without
+ * strict mode the watcher only makes /dev/mapper links.
  */
 int readonly_init(const struct cmdline *c)
 {
 	unsigned failed;
-	int ufd, n;
+	int err, n;
 
-	if (!c->strict)
+	if (!c->strict) {
+		err = start_watcher(false);
+		if (err)
+			log_warn("unable to start the dm link watcher: %s; "
+				 "dmsetup in the shell makes no /dev/mapper "
+				 "links", errtext(-err));
 		return 0;
+	}
 	strict = true;
 	implied = c->strict_implied;
 	storage_set_readonly(true);
 	close(open(STRICT_FLAG, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
-	ufd = uevent_open();
-	if (ufd < 0)
-		log_error("strict read-only: unable to open a uevent socket: "
-			  "%s; devices that appear later stay writable",
-			  errtext(-ufd));
-	else if ((watcher = fork()) == 0)
-		watch(ufd);
-	else if (watcher < 0)
-		log_error("strict read-only: unable to fork the watcher: %s; "
+	err = start_watcher(true);
+	if (err)
+		log_error("strict read-only: unable to start the watcher: %s; "
 			  "devices that appear later stay writable",
-			  errtext(errno));
-	if (ufd >= 0)
-		close(ufd);
+			  errtext(-err));
 	n = set_all(true, &failed);
 	if (n < 0)
 		log_error("strict read-only: unable to read %s: %s",
@@ -175,6 +325,7 @@ int readonly_init(const struct cmdline *c)
 			 n, failed ? ", some failed" : "",
 			 c->strict_implied ? "implied by rescue; rescue.ro=0 "
 			 "turns it off" : "rescue.ro=strict");
+	md_start_ro(true);
 	return n;
 }
 
@@ -216,7 +367,11 @@ void readonly_end(void)
 	stop_watcher();
 	strict = false;
 	unlink(STRICT_FLAG);
+	unmark_all();
+	md_start_ro(false);
 	storage_set_readonly(false);
+	if (start_watcher(false))
+		log_warn("unable to restart the dm link watcher");
 	n = set_all(false, &failed);
 	log_info("strict read-only ends with the rescue shell: %d devices "
 		 "writable again (rescue.ro=strict keeps them read-only)",
@@ -238,6 +393,7 @@ void readonly_before_switch(void)
 		readonly_end();
 	stop_watcher();
 	unlink(STRICT_FLAG);	/* /run moves into the real root */
+	unmark_all();
 	if (strict)
 		log_info("strict read-only: the devices stay read-only for "
 			 "the real init (rescue.ro=strict)");
@@ -248,7 +404,9 @@ const char *readonly_noreplay(const char *fstype)
 {
 	if (!strcmp(fstype, "ext3") || !strcmp(fstype, "ext4"))
 		return "noload";
-	if (!strcmp(fstype, "xfs"))
+	/* f2fs: roll-forward recovery; nilfs2: its log */
+	if (!strcmp(fstype, "xfs") || !strcmp(fstype, "f2fs") ||
+	    !strcmp(fstype, "nilfs2"))
 		return "norecovery";
 	if (!strcmp(fstype, "btrfs"))
 		return "rescue=nologreplay";

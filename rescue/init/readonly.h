@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * readonly.h: what readonly.c's watcher calls beside BLKROSET.
+ */
+#ifndef RESCUE_READONLY_H
+#define RESCUE_READONLY_H
+
+/* dmnodes.c: /dev/mapper/NAME for dm-N, as udev would make it */
+void dmnodes_update(const char *dev);
+void dmnodes_remove(const char *dev);
+
+#endif
