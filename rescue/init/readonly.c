@@ -202,6 +202,8 @@ static void watch_readonly(const char *action, const char *name)
 	if (r > 0)
 		log_info("strict read-only: /dev/%s set read-only %s", name,
 			 added ? "as it appeared" : "again as it changed");
+	else if (r == -ENODEV)	/* an md device with no array (yet) */
+		log_debug("strict read-only: /dev/%s: %s", name, errtext(-r));
 	else if (r < 0)
 		log_error("strict read-only: unable to set /dev/%s "
 			  "read-only: %s", name, errtext(-r));
