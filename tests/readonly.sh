@@ -169,6 +169,29 @@ EOF2
 		"the watcher's line"
 }
 
+# A change event (a dm table resumed, a loop device attached) sets a
+# device read-only again, here one made writable behind strict mode's
+# back; one that rescue-mount --rw made writable stays so.
+test_strict_shell_sets_a_changed_device_read_only_again() {
+	make_image "$T/initrd" || return 1
+	make_decoy "$T/a.img" "$ROOT_UUID" a
+	make_decoy "$T/b.img" "$DECOY_UUID" b
+	record_sums "$T/a.img"
+	{
+		echo 'blockdev --setrw /dev/vda; echo change >/sys/class/block/vda/uevent'
+		echo 'rescue-mount --rw /dev/vdb /mnt && umount /mnt; echo change >/sys/class/block/vdb/uevent; sleep 1'
+		result_cmd change vda '$(blockdev --getro /dev/vda)' vdb '$(blockdev --getro /dev/vdb)'
+	} >"$T/commands"
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
+		--append "root=/dev/vda rescue" --disk "virtio-blk:$T/a.img" \
+		--disk "virtio-blk:$T/b.img" || return 1
+	expect_field "$T/console.log" change vda 1 &&
+	expect_field "$T/console.log" change vdb 0 &&
+	expect_log "$T/console.log" 'rescue: strict read-only: /dev/vda set read-only again as it changed' \
+		"the watcher's line" &&
+	expect_disks_unchanged
+}
+
 # ---- XFS with a dirty log, on the stock kernel (mkrescue -k) ----------
 
 DIRTY_XFS_MB=320	# mkfs.xfs 6.1 makes nothing smaller than 300 MiB
@@ -488,5 +511,169 @@ test_rescue_word_strict_ends_when_its_shell_exits() {
 	expect_field "$T/console.log" inherit ro 0 || return 1
 	[ "$before" != "$after" ] ||
 		fail "the dirty root is unchanged: the boot after the shell did not replay it"
+	return 0
+}
+
+# ---- device-mapper made in the strict shell --------------------------
+
+# storage_image OUT: mkrescue --storage for the patched kernel (dm, md,
+# ext4 built in; dmsetup, lvm, mdadm in the image).
+storage_image() {
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" --storage -o "$1" 2>"$T/mkrescue.err" ||
+		{ fail "mkrescue --storage failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+}
+
+# dm_linear_shell APPEND: the dirty ext4 as vda; in the rescue shell a
+# user makes a linear mapping of it by hand, mounts it as mount would
+# (rw first, then ro), then with noload, and reads its marker.
+dm_linear_shell() {
+	storage_image "$T/initrd" || return 1
+	dirty_ext4 "$T/root.img" strict || return 1
+	record_sums "$T/root.img"
+	{
+		echo 'dmsetup create rlin --table "0 $(blockdev --getsz /dev/vda) linear /dev/vda 0"'
+		result_cmd dm node '$(test -b /dev/mapper/rlin && echo yes || echo no)' \
+			ro '$(blockdev --getro /dev/dm-0)'
+		echo 'mkdir -p /mnt; mount /dev/mapper/rlin /mnt || mount -o ro,noload /dev/mapper/rlin /mnt'
+		result_cmd mnt marker '$(cat /mnt/marker)'
+		echo 'umount /mnt; dmsetup remove rlin; sync'
+	} >"$T/commands"
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
+		--append "root=/dev/vda $1" --disk "virtio-blk:$T/root.img" || return 1
+	expect_field "$T/console.log" dm node yes &&
+	expect_field "$T/console.log" mnt marker strict
+}
+
+# The rescue word's strict mode holds for a mapping made in its shell:
+# the mapping is read-only, mount cannot replay the journal through it,
+# the disk stays byte-identical.
+test_strict_shell_dmsetup_linear_over_a_dirty_ext4_leaves_it_unchanged() {
+	dm_linear_shell rescue || return 1
+	expect_field "$T/console.log" dm ro 1 &&
+	expect_disks_unchanged
+}
+
+# The control: rescue.ro=0, the same commands replay the journal.
+test_without_strict_dmsetup_linear_over_a_dirty_ext4_writes_it() {
+	dm_linear_shell "rescue rescue.ro=0" || return 1
+	expect_field "$T/console.log" dm ro 0 || return 1
+	sha256sum -c --quiet "$T/sums" >/dev/null 2>&1 &&
+		fail "the dirty ext4 is unchanged without strict mode: the layout is not dirty"
+	return 0
+}
+
+STRICT_PV=Rescue-PV00-0000-0000-0000-0020-strict
+
+# dirty_lvm OUT: a 40 MiB PV $STRICT_PV of VG strictvg whose LV root holds
+# the dirty ext4 byte for byte, made once per recipe by lvm in the rescue
+# shell of a helper VM (the patched kernel, mkrescue --storage), never
+# with this machine's device-mapper.
+dirty_lvm() {
+	local out=$1 key cached
+	dirty_ext4 "$T/dirty.ext4" strict || return 1
+	key=$( {
+		sha256sum "$DIRTY_CACHED" "$BZIMAGE" "$RESCUE_INIT" | cut -d' ' -f1
+		lvm version 2>/dev/null | head -2
+		echo "$STRICT_PV strictvg root 40"
+	} | sha256sum | cut -c1-16)
+	cached=$DIRTY_CACHE/lvm-$key.img
+	if [ ! -e "$cached" ]; then
+		storage_image "$T/helper.img" || return 1
+		blank_disk "$T/pv.img" 40
+		cat >"$T/helper.cmds" <<-CMDS
+		lvm pvcreate -q --norestorefile -u $STRICT_PV /dev/vda && lvm vgcreate -q strictvg /dev/vda
+		lvm lvcreate -q -y -Zn -n root -L 16M strictvg && dd if=/dev/vdb of=/dev/strictvg/root bs=1M 2>/dev/null && echo root-copied
+		lvm vgchange -q -an strictvg && sync && echo layout-done-\$((6 * 7))
+		CMDS
+		vm_shell "$T/helper.log" "$VM_TIMEOUT" "$T/helper.cmds" --initrd "$T/helper.img" \
+			--append "root=LABEL=no-such-root rootwait=1 rd.lvm=0" \
+			--disk "virtio-blk:$T/pv.img" --disk "virtio-blk:$T/dirty.ext4" || return 1
+		grep -q '^root-copied' <(tr -d '\r' <"$T/helper.log") &&
+		grep -q '^layout-done-42' <(tr -d '\r' <"$T/helper.log") ||
+			{ show_log "$T/helper.log" 40; fail "the helper VM did not make the LVM layout"; return 1; }
+		mkdir -p "$DIRTY_CACHE"
+		cp --sparse=always "$T/pv.img" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached"
+	fi
+	cp --sparse=always "$cached" "$out"
+}
+
+# lvm_shell APPEND: the PV as vda; in the rescue shell a user activates
+# the VG with vgchange -ay and mounts the LV by its /dev/VG/LV name as
+# mount would, then with noload; lvm is also asked to write metadata.
+lvm_shell() {
+	storage_image "$T/initrd" || return 1
+	dirty_lvm "$T/pv.img" || return 1
+	record_sums "$T/pv.img"
+	{
+		echo 'vgchange -ay strictvg'
+		result_cmd lv node '$(test -b /dev/strictvg/root && echo yes || echo no)' \
+			mapper '$(test -b /dev/mapper/strictvg-root && echo yes || echo no)' \
+			ro '$(blockdev --getro /dev/strictvg/root)'
+		echo 'mkdir -p /mnt; mount /dev/strictvg/root /mnt || mount -o ro,noload /dev/strictvg/root /mnt'
+		result_cmd mnt marker '$(cat /mnt/marker)'
+		echo 'umount /mnt; vgchange --addtag touched strictvg; vgchange -an strictvg; sync'
+	} >"$T/commands"
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
+		--append "root=/dev/vda $1" --disk "virtio-blk:$T/pv.img" || return 1
+	expect_field "$T/console.log" lv node yes &&
+	expect_field "$T/console.log" lv mapper yes &&
+	expect_field "$T/console.log" mnt marker strict
+}
+
+# vgchange -ay in the strict shell: the LV is read-only, mount cannot
+# replay its journal, lvm's metadata write fails on the read-only PV,
+# the PV stays byte-identical.
+test_strict_shell_vgchange_then_mount_leaves_a_dirty_ext4_on_lvm_unchanged() {
+	lvm_shell rescue || return 1
+	expect_field "$T/console.log" lv ro 1 &&
+	expect_disks_unchanged
+}
+
+# The control: rescue.ro=0, the same commands replay the journal.
+test_without_strict_vgchange_then_mount_writes_a_dirty_ext4_on_lvm() {
+	lvm_shell "rescue rescue.ro=0" || return 1
+	expect_field "$T/console.log" lv ro 0 || return 1
+	sha256sum -c --quiet "$T/sums" >/dev/null 2>&1 &&
+		fail "the PV is unchanged without strict mode: the layout is not dirty"
+	return 0
+}
+
+# md_shell APPEND: the RAID1 of dirty_md_raid1 on two virtio disks; in
+# the rescue shell a user assembles it with mdadm --assemble --scan and
+# mounts it as mount would, then with noload.
+md_shell() {
+	storage_image "$T/initrd" || return 1
+	dirty_md_raid1 "$T/m0.img" "$T/m1.img" || return 1
+	record_sums "$T/m0.img" "$T/m1.img"
+	{
+		echo 'mdadm --assemble --scan; md=$(cd /sys/block && ls -d md* | head -n1)'
+		result_cmd md dev '$md' state '$(cat /sys/block/$md/md/array_state)' \
+			ro '$(blockdev --getro /dev/$md)'
+		echo 'mkdir -p /mnt; mount /dev/$md /mnt || mount -o ro,noload /dev/$md /mnt'
+		result_cmd mnt marker '$(cat /mnt/marker)'
+		echo 'umount /mnt; mdadm --stop --scan; sync'
+	} >"$T/commands"
+	VM_TIMEOUT=120 vm_shell "$T/console.log" 120 "$T/commands" --initrd "$T/initrd" \
+		--mem 512M --append "root=/dev/vda $1" \
+		--disk "virtio-blk:$T/m0.img" --disk "virtio-blk:$T/m1.img" || return 1
+	expect_field "$T/console.log" mnt marker md-strict
+}
+
+# mdadm --assemble --scan in the strict shell: the array starts
+# read-only, mount cannot replay the journal, both members stay
+# byte-identical.
+test_strict_shell_mdadm_assemble_then_mount_leaves_a_raid1_unchanged() {
+	md_shell rescue || return 1
+	expect_field "$T/console.log" md ro 1 &&
+	expect_disks_unchanged
+}
+
+# The control: rescue.ro=0, the same commands replay the journal
+# through the array.
+test_without_strict_mdadm_assemble_then_mount_writes_a_raid1() {
+	md_shell "rescue rescue.ro=0" || return 1
+	expect_field "$T/console.log" md ro 0 || return 1
+	sha256sum -c --quiet "$T/sums" >/dev/null 2>&1 &&
+		fail "the members are unchanged without strict mode: the layout is not dirty"
 	return 0
 }
