@@ -525,7 +525,8 @@ storage_image() {
 
 # dm_linear_shell APPEND: the dirty ext4 as vda; in the rescue shell a
 # user makes a linear mapping of it by hand, mounts it as mount would
-# (rw first, then ro), then with noload, and reads its marker.
+# (rw first, then ro), then with noload, and reads its marker; then a
+# plain dm-crypt mapping of it (cryptsetup open), which is only opened.
 dm_linear_shell() {
 	storage_image "$T/initrd" || return 1
 	dirty_ext4 "$T/root.img" strict || return 1
@@ -536,12 +537,16 @@ dm_linear_shell() {
 			ro '$(blockdev --getro /dev/dm-0)'
 		echo 'mkdir -p /mnt; mount /dev/mapper/rlin /mnt || mount -o ro,noload /dev/mapper/rlin /mnt'
 		result_cmd mnt marker '$(cat /mnt/marker)'
-		echo 'umount /mnt; dmsetup remove rlin; sync'
+		echo 'umount /mnt; dmsetup remove rlin'
+		echo 'echo -n k | cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 256 --key-file - /dev/vda rplain'
+		result_cmd crypt node '$(test -b /dev/mapper/rplain && echo yes || echo no)'
+		echo 'cryptsetup close rplain; sync'
 	} >"$T/commands"
 	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
 		--append "root=/dev/vda $1" --disk "virtio-blk:$T/root.img" || return 1
 	expect_field "$T/console.log" dm node yes &&
-	expect_field "$T/console.log" mnt marker strict
+	expect_field "$T/console.log" mnt marker strict &&
+	expect_field "$T/console.log" crypt node yes
 }
 
 # The rescue word's strict mode holds for a mapping made in its shell:
