@@ -577,7 +577,7 @@ dirty_lvm() {
 	local out=$1 key cached
 	dirty_ext4 "$T/dirty.ext4" strict || return 1
 	key=$( {
-		sha256sum "$DIRTY_CACHED" "$BZIMAGE" "$RESCUE_INIT" | cut -d' ' -f1
+		sha256sum "$DIRTY_CACHED" "$BZIMAGE" | cut -d" " -f1
 		lvm version 2>/dev/null | head -2
 		echo "$STRICT_PV strictvg root 40"
 	} | sha256sum | cut -c1-16)
@@ -613,7 +613,8 @@ lvm_shell() {
 		echo 'vgchange -ay strictvg'
 		result_cmd lv node '$(test -b /dev/strictvg/root && echo yes || echo no)' \
 			mapper '$(test -b /dev/mapper/strictvg-root && echo yes || echo no)' \
-			ro '$(blockdev --getro /dev/strictvg/root)'
+			ro '$(blockdev --getro /dev/strictvg/root)' \
+			attr '$(lvs --noheadings -o lv_attr strictvg/root | tr -d " ")'
 		echo 'mkdir -p /mnt; mount /dev/strictvg/root /mnt || mount -o ro,noload /dev/strictvg/root /mnt'
 		result_cmd mnt marker '$(cat /mnt/marker)'
 		echo 'umount /mnt; vgchange --addtag touched strictvg; vgchange -an strictvg; sync'
@@ -625,11 +626,15 @@ lvm_shell() {
 	expect_field "$T/console.log" mnt marker strict
 }
 
-# vgchange -ay in the strict shell: the LV is read-only, mount cannot
-# replay its journal, lvm's metadata write fails on the read-only PV,
-# the PV stays byte-identical.
+# vgchange -ay in the strict shell: lvm activates the LV read-only
+# (lv_attr R: its VG is in the read_only_volume_list of the shell's
+# lvm.conf), mount cannot replay its journal, lvm's metadata write
+# fails on the read-only PV, the PV stays byte-identical.
 test_strict_shell_vgchange_then_mount_leaves_a_dirty_ext4_on_lvm_unchanged() {
 	lvm_shell rescue || return 1
+	expect_log "$T/console.log" 'rescue: strict read-only: volume group strictvg \(PV /dev/vda\) is activated read-only by lvm in the shell' \
+		"the VG named read-only for lvm" &&
+	expect_field "$T/console.log" lv attr -Ri-a----- &&
 	expect_field "$T/console.log" lv ro 1 &&
 	expect_disks_unchanged
 }
@@ -637,6 +642,7 @@ test_strict_shell_vgchange_then_mount_leaves_a_dirty_ext4_on_lvm_unchanged() {
 # The control: rescue.ro=0, the same commands replay the journal.
 test_without_strict_vgchange_then_mount_writes_a_dirty_ext4_on_lvm() {
 	lvm_shell "rescue rescue.ro=0" || return 1
+	expect_field "$T/console.log" lv attr -wi-a----- &&
 	expect_field "$T/console.log" lv ro 0 || return 1
 	sha256sum -c --quiet "$T/sums" >/dev/null 2>&1 &&
 		fail "the PV is unchanged without strict mode: the layout is not dirty"

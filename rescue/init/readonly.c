@@ -10,7 +10,8 @@
  * its own uevent socket (PID 1 sits in the rescue shell for minutes, a
  * hot-added disk must not wait for it); the root is mounted with its
  * filesystem's no-replay option.  md arrays assembled by hand start
- * read-only too (md_mod's start_ro).
+ * read-only too (md_mod's start_ro), and lvm activates read-only the
+ * volume groups the watcher has seen (lvmstrict.c).
  *
  * BLKROSET is a policy, not a barrier: the filesystems and the block
  * device files obey it, but a write bio from inside the kernel to a
@@ -239,6 +240,22 @@ static void watch_event(const struct uevent *ev, bool ro)
 	if (ro)		/* first: before anything opens it by its link */
 		watch_readonly(ev->action, name);
 	dmnodes_update(name);
+	if (ro)
+		lvmstrict_device(name);
+}
+
+/* In strict mode, the VGs of the devices there now (lvmstrict.c). */
+static void watch_existing_pvs(void)
+{
+	struct dirent *e;
+	DIR *d = opendir(CLASS_BLOCK);
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			lvmstrict_device(e->d_name);
+	closedir(d);
 }
 
 /*
@@ -254,6 +271,8 @@ static void __attribute__((noreturn)) watch(int ufd, bool ro)
 	int r;
 
 	prctl(PR_SET_NAME, ro ? "rescue-ro-watch" : "rescue-dm-watch");
+	if (ro)
+		watch_existing_pvs();	/* their events come after */
 	for (;;) {
 		r = uevent_receive(ufd, buf, sizeof(buf), &ev);
 		if (r == -ENOBUFS) {	/* lost events: all of them again */
@@ -371,6 +390,7 @@ void readonly_end(void)
 	unlink(STRICT_FLAG);
 	unmark_all();
 	md_start_ro(false);
+	lvmstrict_undo();
 	storage_set_readonly(false);
 	if (start_watcher(false))
 		log_warn("unable to restart the dm link watcher");

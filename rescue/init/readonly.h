@@ -9,4 +9,8 @@
 void dmnodes_update(const char *dev);
 void dmnodes_remove(const char *dev);
 
+/* lvmstrict.c: lvm in the shell activates the VGs seen read-only */
+void lvmstrict_device(const char *name);
+void lvmstrict_undo(void);
+
 #endif
