@@ -311,6 +311,36 @@ test_without_strict_the_dirty_xfs_root_is_written() {
 	return 0
 }
 
+# ---- f2fs, on the stock kernel ----------------------------------------
+
+# An f2fs root (mkfs.f2fs, then sload.f2fs of a report-init tree) under
+# rescue.ro=strict: mounted with norecovery, as XFS (f2fs replays its
+# fsync'd data on a read-only mount otherwise), and left unchanged.
+test_strict_mounts_an_f2fs_root_with_norecovery_on_the_stock_kernel() {
+	local kver opts
+	command -v sload.f2fs >/dev/null || { fail "no sload.f2fs (make deps installs f2fs-tools)"; return 1; }
+	kver=$(stock_kernel_version) || return 1
+	# f2fs asks the crypto API for "crc32", which mkrescue -k does not
+	# add by itself ("F2FS-fs (vda): Cannot load crc32 driver").
+	stock_image "$T/rescue.img" --add-module crc32_generic || return 1
+	make_root_dir "$T/f2fs-root" f2fs-strict
+	blank_disk "$T/root.img" 64
+	{ mkfs.f2fs -q -l root "$T/root.img" && sload.f2fs -f "$T/f2fs-root" "$T/root.img"; } \
+		>"$T/mkfs.log" 2>&1 || { fail "mkfs.f2fs or sload.f2fs failed:" "$(cat "$T/mkfs.log")"; return 1; }
+	record_sums "$T/root.img"
+	boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" --initrd "$T/rescue.img" \
+		--append "root=/dev/vda rescue.ro=strict" --disk "virtio-blk:$T/root.img" || return 1
+	expect_disks_unchanged &&
+	expect_log "$T/console.log" 'rescue: strict read-only: /dev/vda mounted with norecovery' \
+		"the no-replay option" &&
+	expect_field "$T/console.log" root marker f2fs-strict &&
+	expect_field "$T/console.log" root fs f2fs || return 1
+	# f2fs's own options hold a "mode=": the mount options say ro.
+	opts=$(result_field "$T/console.log" root opts)
+	[[ $opts == ro,* && ,$opts, == *,norecovery,* ]] ||
+		{ fail "the root's mount options are ${opts:-none}, not ro with norecovery"; return 1; }
+}
+
 # ---- btrfs with a tree log to replay, on the stock kernel -------------
 
 DIRTY_BTRFS_MB=128

@@ -44,6 +44,8 @@ rescue-init: $(RESCUE_INIT)
 
 TEST_GROUPS += rescue-init rescue-shell faults members pid1
 TEST_GROUPS += readonly
+# readonly's f2fs root (mkfs.f2fs, sload.f2fs).
+DEPS_PACKAGES  += f2fs-tools
 # An image the kernel did not unpack to its end (unpack.c).
 TEST_GROUPS += unpack
 # ip=: DHCP and static addresses on the stock kernel (network.c).
