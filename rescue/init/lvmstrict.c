@@ -200,7 +200,7 @@ static int write_conf(void)
 	for (i = 0; i < nvgs; i++)
 		len += (size_t)snprintf(list + len, sizeof(list) - len,
 					"%s \"%s\"", i ? "," : "", vgs[i]);
-	len += (size_t)snprintf(list + len, sizeof(list) - len, " ]\n");
+	snprintf(list + len, sizeof(list) - len, " ]\n");
 	at = section_body(old, "activation");
 	if (at) {
 		head = (size_t)(at - old);
@@ -231,13 +231,37 @@ static bool dm_suspended(const char *name)
 	return c == '1';
 }
 
+/*
+ * A device not to read: empty (a loop device with no file), a floppy or
+ * optical drive (a read without a medium retries for seconds), a
+ * suspended dm device (the read would wait for its resume).
+ */
+static bool not_to_read(const char *name)
+{
+	char path[PATH_MAX], buf[32] = "";
+	ssize_t n;
+	int fd;
+
+	if (!strncmp(name, "fd", 2) || !strncmp(name, "sr", 2))
+		return true;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/size", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0 || strtoull(buf, NULL, 10) < LVMMETA_LABEL_SCAN / 512)
+			return true;
+	}
+	return dm_suspended(name);
+}
+
 void lvmstrict_device(const char *name)
 {
 	struct lvmmeta_vg *vg;
 	size_t i;
 	int err;
 
-	if (nvgs == VGS_MAX || dm_suspended(name) ||
+	if (nvgs == VGS_MAX || not_to_read(name) ||
 	    !(vg = malloc(sizeof(*vg))))
 		return;
 	vg->name[0] = '\0';
