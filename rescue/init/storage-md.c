@@ -201,7 +201,7 @@ static int preferred_minor(const struct mdsuper *sb)
 static void make_links(struct md_array *a)
 {
 	const char *names[2] = { strchr(a->sb.name, ':'), a->sb.name };
-	char path[96], target[32];
+	char path[96], target[32], shown[400];
 	size_t i, n = 0;
 
 	if (!a->sb.name[0])
@@ -217,7 +217,8 @@ static void make_links(struct md_array *a)
 			continue;
 		snprintf(path, sizeof(path), "/dev/md/%s", names[i]);
 		if (symlink(target, path) && errno != EEXIST) {
-			log_warn("md: unable to link %s to %s: %s", path,
+			devtable_escape(path, shown, sizeof(shown));
+			log_warn("md: unable to link %s to %s: %s", shown,
 				 a->dev, errtext(errno));
 			continue;
 		}
@@ -356,7 +357,7 @@ static const char *level_name(int level, char *buf, size_t size)
 static int start_array(struct md_array *a)
 {
 	const char *mode = storage_readonly() ? "readonly" : "read-auto";
-	char path[96], alias[32], lvl[16], members[256];
+	char path[96], alias[32], lvl[16], members[256], name[140];
 	size_t i, n = 0;
 	int err;
 
@@ -379,10 +380,11 @@ static int start_array(struct md_array *a)
 		if (a->m[i].events + 1 >= newest(a))	/* not the stale */
 			n += snprintf(members + n, sizeof(members) - n, "%s%s",
 				      n ? " " : "", a->m[i].name);
+	devtable_escape(a->sb.name, name, sizeof(name));	/* the disk's */
 	log_info("md: started %s (%s, metadata %s%s%s, UUID %s) from %s, %s",
 		 a->dev, level_name(a->sb.level, lvl, sizeof(lvl)),
-		 mdsuper_version(&a->sb), a->sb.name[0] ? ", name " : "",
-		 a->sb.name, a->uuid, members, mode);
+		 mdsuper_version(&a->sb), name[0] ? ", name " : "", name,
+		 a->uuid, members, mode);
 	return 0;
 }
 
@@ -468,7 +470,7 @@ static void missing_slots(const struct md_array *a, char *buf, size_t size)
 
 static int md_settle(void)
 {
-	char lvl[16], slots[128];
+	char lvl[16], slots[128], name[140];
 	unsigned have, need;
 	uint64_t mask;
 	int started = 0;
@@ -490,10 +492,11 @@ static int md_settle(void)
 				 a->uuid, have, a->sb.raid_disks, need, slots);
 			continue;
 		}
+		devtable_escape(a->sb.name, name, sizeof(name));
 		log_warn("md: %s (%s, UUID %s%s%s) starts degraded: %u of %u "
 			 "members, missing slot %s", a->dev,
 			 level_name(a->sb.level, lvl, sizeof(lvl)), a->uuid,
-			 a->sb.name[0] ? ", name " : "", a->sb.name, have,
+			 name[0] ? ", name " : "", name, have,
 			 a->sb.raid_disks, slots);
 		for (j = 0; j < a->n; j++)
 			if (a->m[j].events + 1 < newest(a))
