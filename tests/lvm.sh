@@ -884,6 +884,47 @@ luks2_then_lvm_then_ext4() {
 	expect_lv_root luks-lvm
 }
 
+# The GRUB rescue entry (the rescue word) on the Debian "encrypted LVM":
+# rescue-mount in its shell starts the storage layers as the boot does,
+# asks the passphrase on the console, activates the VG inside, and
+# mounts the LV (read-only, strict mode is implied); the boot then goes
+# on from that mount.  On the patched and both stock kernels (6.12's
+# aesni_intel refuses QEMU's CPU and must not stop the open).
+test_rescue_mount_in_the_rescue_shell_opens_luks_then_lvm() {
+	for_each_stack_kernel_and_newest rescue_mount_opens_luks_then_lvm
+}
+rescue_mount_opens_luks_then_lvm() {
+	local luks_uuid
+	make_lvm_disks && lvm_image || return 1
+	luks_uuid=$(blkid -p -s UUID -o value "$T/luks.img") && [ -n "$luks_uuid" ] ||
+		{ fail "no LUKS UUID on $T/luks.img"; return 1; }
+	record_sums "$T/luks.img"
+	cat >"$T/steps" <<-EOF
+	want \\(rescue\\) # 
+	send rescue-mount
+	want Passphrase for /dev/vda \\(LUKS UUID $luks_uuid\\):
+	send $LUKS_PASS
+	want rescue-mount: mounted /dev/dm-1 \\(ext4, ro\\) on /newroot
+	send exit
+	want TEST RESULT: root
+	end
+	EOF
+	"$TOP/tests/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
+		--append "root=/dev/cryptvg/root rescue" --disk "virtio-blk:$T/luks.img" ||
+		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+	expect_no_log "$T/console.log" "turns luks off" "a layer said to be off" &&
+	expect_log "$T/console.log" \
+		"^rescue-mount: luks: opened /dev/vda \(LUKS2, UUID $luks_uuid\) as dm-0 \(/dev/mapper/luks-$luks_uuid\), read-only$" \
+		"the container opened read-only by rescue-mount" &&
+	expect_log "$T/console.log" "^rescue-mount: lvm: volume group cryptvg: 1 LVs activated read-only$" \
+		"its VG activated by rescue-mount" &&
+	expect_log "$T/console.log" "rescue: using the root already mounted on /newroot: /dev/dm-1 \(ext4, ro\)" \
+		"the boot going on from rescue-mount's mount" &&
+	expect_no_log "$T/console.log" "$LUKS_PASS" "the passphrase on the console" &&
+	expect_lv_root luks-lvm
+}
+
 # ---- dracut -----------------------------------------------------------
 
 # The dracut image of tests/dracut-lib.sh (dracut --no-hostonly --add

@@ -13,6 +13,7 @@
  * fails.  A member missing when the root wait ends: settle() starts
  * what can run degraded, saying which slot is missing.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -388,6 +389,29 @@ static int start_array(struct md_array *a)
 	return 0;
 }
 
+/*
+ * A member held by a running array: started before this process was
+ * (by PID 1, when rescue-mount runs in the shell after a failed boot,
+ * or before a restart).  Assembling it again would make a second,
+ * empty array.
+ */
+static bool held(const struct blkdev *d)
+{
+	char path[128];
+	struct dirent *e;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/holders", d->name);
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	while (!found && (e = readdir(dir)))
+		found = e->d_name[0] != '.';
+	closedir(dir);
+	return found;
+}
+
 static int md_add(const struct blkdev *d)
 {
 	struct mdsuper sb = { 0 };
@@ -399,6 +423,10 @@ static int md_add(const struct blkdev *d)
 	if (!wanted(d->uuid)) {
 		log_info("md: %s left alone: its array %s is not in rd.md.uuid",
 			 d->node, d->uuid);
+		return 0;
+	}
+	if (held(d)) {
+		log_debug("md: %s is in a running array already", d->node);
 		return 0;
 	}
 	err = read_super(d, &sb);
