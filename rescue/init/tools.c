@@ -31,8 +31,11 @@ static const char usage[] =
 	"       rescue-continue      end the console's rescue shell: the "
 	"boot goes on\n"
 	"                            (from an SSH session)\n"
-	"       rescue-unlock        give the waiting LUKS prompt its "
-	"passphrase (from stdin)\n"
+	"       rescue-unlock [--stdin]\n"
+	"                            give the waiting LUKS prompt its "
+	"passphrase, typed on\n"
+	"                            this terminal (ssh -t), or a line of "
+	"stdin (--stdin)\n"
 	"       rescue-init --ls | --mount [DIR] | --continue | --help\n"
 	"rescue-init itself is the /init (PID 1) of an initramfs: see "
 	"rescue-init(8).\n";
@@ -304,7 +307,7 @@ static ssize_t read_passphrase(char *buf, size_t size)
 	if (tty) {
 		quiet = old;
 		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK | ECHONL);
-		tcsetattr(0, TCSANOW, &quiet);
+		tcsetattr(0, TCSAFLUSH, &quiet);	/* typeahead was shown */
 		fputs("Passphrase: ", stdout);
 		fflush(stdout);
 	}
@@ -323,12 +326,23 @@ static ssize_t read_passphrase(char *buf, size_t size)
  * passphrase goes through LUKS_PASS_FIFO, as if typed on the console,
  * and LUKS_STATUS says how it went.
  */
-static int rescue_unlock(void)
+static int rescue_unlock(bool from_stdin)
 {
 	char what[300], pass[512 + 1], before[300] = "", after[300] = "";
 	ssize_t n;
 	int fd, i;
 
+	/*
+	 * ssh HOST rescue-unlock gets no terminal: the passphrase would be
+	 * echoed by the one it is typed on.  A pipe is said with --stdin.
+	 */
+	if (!from_stdin && !isatty(0)) {
+		fprintf(stderr, "rescue-unlock: stdin is not a terminal, so "
+			"the passphrase would be shown as it is typed: use "
+			"ssh -t, or rescue-unlock --stdin to read it from a "
+			"pipe\n");
+		return 2;
+	}
 	if (readfile_into(LUKS_WAITING, what, sizeof(what), NULL)) {
 		fprintf(stderr, "rescue-unlock: no LUKS container waits for a "
 			"passphrase\n");
@@ -340,6 +354,14 @@ static int rescue_unlock(void)
 	n = read_passphrase(pass, sizeof(pass) - 1);
 	if (n <= 0) {
 		fprintf(stderr, "rescue-unlock: no passphrase read\n");
+		return 1;
+	}
+	if ((size_t)n >= sizeof(pass) - 2) {
+		if (isatty(0))
+			tcflush(0, TCIFLUSH);
+		explicit_bzero(pass, sizeof(pass));
+		fprintf(stderr, "rescue-unlock: passphrase longer than %zu "
+			"characters: refused\n", sizeof(pass) - 3);
 		return 1;
 	}
 	pass[n++] = '\n';
@@ -404,7 +426,12 @@ int tools_main(int argc, char *argv[])
 	case TOOL_CONTINUE:
 		return rescue_continue();
 	case TOOL_UNLOCK:
-		return rescue_unlock();
+		if (argc > first + 1 || (argc > first &&
+					 strcmp(argv[first], "--stdin"))) {
+			fputs(usage, stderr);
+			return 2;
+		}
+		return rescue_unlock(argc > first);
 	case TOOL_HELP:
 		fputs(usage, stdout);
 		return 0;
