@@ -278,3 +278,141 @@ test_luks_stale_secondary_header_is_not_a_container() {
 	expect_exec_line /sbin/init /dev/vda1 ext4 ro &&
 	expect_disks_unchanged
 }
+
+# Three wrong passphrases end the prompt; the rescue shell's exit tries
+# the boot again, and that attempt asks again: the right passphrase
+# boots.  A failed prompt used to be final for the whole boot.
+test_luks_failed_prompt_asks_again_after_the_shell() {
+	luks_setup 2 luks-again || return 1
+	cat >"$T/steps" <<-EOF
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\):
+	send wrong-one
+	want Wrong passphrase for /dev/vda: 2 tries left
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\), again:
+	send wrong-two
+	want Wrong passphrase for /dev/vda: 1 tries left
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\), again:
+	send wrong-three
+	want Wrong passphrase for /dev/vda: 0 tries left
+	want \\(rescue\\) # 
+	send exit
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\):
+	send $LUKS_PASS
+	end
+	EOF
+	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: luks: /dev/vda \(UUID $LUKS_UUID\) not opened: 3 wrong passphrases" \
+		"the three wrong passphrases logged" &&
+	expect_log "$T/console.log" "rescue: vda: LUKS2, UUID $LUKS_UUID: not opened: 3 wrong passphrases" \
+		"the container's line in the device table" &&
+	expect_no_log "$T/console.log" "wrong-(one|two|three)" "a wrong passphrase itself" &&
+	expect_luks_root 2 luks-again &&
+	expect_disks_unchanged
+}
+
+# rd.luks.timeout=5 with rd.shell=0, nobody at the console: the prompt
+# gives up after 5 s, each attempt asks again, and once rd.retry= has
+# run out the machine reboots as panic= says, instead of waiting at the
+# prompt for ever.
+test_luks_prompt_timeout_ends_an_unattended_boot() {
+	luks_setup 2 luks-timeout || return 1
+	LUKS_VM_TIMEOUT=180 luks_boot "root=UUID=$ROOT_UUID rd.luks.timeout=5 rd.shell=0 rd.retry=8 panic=1" \
+		--disk "virtio-blk:$T/c.img" || return 1
+	expect_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\):" \
+		"the prompt" &&
+	expect_log "$T/console.log" \
+		"rescue: luks: /dev/vda \(UUID $LUKS_UUID\) not opened: no passphrase in 5 s \(rd.luks.timeout=5\)" \
+		"the prompt giving up after rd.luks.timeout=" &&
+	expect_log "$T/console.log" "rescue: giving up the boot after 8 s \(rd.retry=8\)" \
+		"the boot given up after rd.retry=" &&
+	expect_log "$T/console.log" "rescue: rebooting \(panic=1\)" "the reboot panic= asks for" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
+
+# A passphrase typed ahead, once the container is seen but before its
+# prompt shows (people type it when they know the prompt comes): not
+# echoed, since echo went off as the container was claimed, and
+# discarded at the prompt with a line saying so, as getpass() does;
+# the passphrase typed at the prompt opens it.  On the stock kernel,
+# where loading dm_mod and dm_crypt leaves time to type.
+test_luks_typeahead_is_neither_shown_nor_taken() {
+	luks_setup 2 luks-typeahead || return 1
+	cat >"$T/steps" <<-EOF
+	want rescue: storage: luks claims /dev/vda
+	send typed-ahead-secret
+	want \\([0-9]+ characters typed before the passphrase prompt were discarded: type it after the prompt\\)
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\):
+	send $LUKS_PASS
+	end
+	EOF
+	luks_steps "root=UUID=$ROOT_UUID rescue.debug" --disk "virtio-blk:$T/c.img" || return 1
+	expect_no_log "$T/console.log" "typed-ahead-secret" "the passphrase typed ahead, shown" &&
+	expect_no_log "$T/console.log" "wrong passphrase" "the typed-ahead line taken as a try" &&
+	expect_luks_root 2 luks-typeahead &&
+	expect_disks_unchanged
+}
+
+# A line longer than cryptsetup takes (600 characters) is refused whole,
+# none of it left for the next try or a shell to read; the passphrase
+# typed at the next prompt opens the container.
+test_luks_overlong_passphrase_is_refused_whole() {
+	local long
+	luks_setup 2 luks-long || return 1
+	long=$(printf 'x%.0s' $(seq 600))
+	cat >"$T/steps" <<-EOF
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\):
+	send $long
+	want Passphrase too long for /dev/vda \\(over 510 characters\\): refused, 2 tries left.
+	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\), again:
+	send $LUKS_PASS
+	end
+	EOF
+	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: luks: refused a passphrase for /dev/vda longer than 510 characters, try 1 of 3" \
+		"the refusal logged" &&
+	expect_no_log "$T/console.log" "wrong passphrase" "a piece of the long line taken as a try" &&
+	expect_no_log "$T/console.log" "xxxxxxxx" "the long line shown" &&
+	expect_luks_root 2 luks-long &&
+	expect_disks_unchanged
+}
+
+# A headless machine's prompt answered over SSH: rescue-unlock with no
+# terminal (ssh without -t) is refused, since the terminal the
+# passphrase is typed on would show it; --stdin takes it from a pipe;
+# and busybox's reboot from the session reboots the machine while the
+# prompt waits, where PID 1 used to ignore it until the prompt ended.
+test_luks_prompt_over_ssh_refuses_no_tty_and_obeys_reboot() {
+	local i
+	. "$TOP/tests/network.sh"
+	KVER=$(stock_kernel_version) || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
+	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
+		"$BUILD/mkrescue" -k "$KVER" --init "$RESCUE_INIT" --storage \
+		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
+		{ fail "mkrescue failed:" "$(cat "$T/mkrescue.log")"; return 1; }
+	make_luks_root 2 "$T/c.img" luks-reboot && record_sums "$T/c.img" &&
+	ssh_vm "$KVER" "root=UUID=$ROOT_UUID ip=dhcp" "$T/c.img" || return 1
+	wait_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\)" 60 ||
+		{ kill "$SSH_PID"; wait "$SSH_PID"; fail "no passphrase prompt"; return 1; }
+	for i in 1 2 3 4 5; do
+		echo not-the-passphrase | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock \
+			>"$T/notty.out" 2>&1
+		grep -q 'rescue-unlock' "$T/notty.out" && break
+		sleep 2
+	done
+	echo not-the-passphrase | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock --stdin \
+		>"$T/wrong.out" 2>&1
+	rescue_ssh "$T/key" root@127.0.0.1 reboot >"$T/reboot.out" 2>&1
+	wait "$SSH_PID" || { fail "the VM did not end (reboot ignored?)"; return 1; }
+	grep -qF "rescue-unlock: stdin is not a terminal, so the passphrase would be shown as it is typed: use ssh -t, or rescue-unlock --stdin to read it from a pipe" "$T/notty.out" ||
+		{ fail "rescue-unlock without a terminal said:" "$(cat "$T/notty.out")"; return 1; }
+	grep -qF "rescue-unlock: wrong passphrase for /dev/vda, try 1 of 3" "$T/wrong.out" ||
+		{ fail "rescue-unlock --stdin said:" "$(cat "$T/wrong.out")"; return 1; }
+	expect_log "$T/console.log" "rescue: rebooting \(signal " "the reboot asked for over SSH" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_no_log "$T/console.log" "not-the-passphrase" "the wrong passphrase itself" &&
+	expect_disks_unchanged
+}

@@ -18,6 +18,18 @@
  * SSH session's rescue-unlock through LUKS_PASS_FIFO (storage.h).
  * Uevents queue on the socket meanwhile (lost ones make rootfind.c
  * enumerate again), so disks that appear while it asks are seen after.
+ * In PID 1 it serves reboot and poweroff meanwhile (a signalfd over the
+ * blocked signals, handled by shell_pause()).  It gives up after
+ * rd.luks.timeout= seconds (dracut's; 0, the default, waits forever),
+ * or after rd.retry= with rd.shell=0, so that an unattended boot ends
+ * as panic= says.  A prompt that failed (wrong passphrases, end of
+ * input, no answer) is asked again at the next attempt of the boot:
+ * settle() ends an attempt that did not find the root.
+ *
+ * The terminal (luksprompt.c): echo goes off as a container is claimed,
+ * and what was typed before the prompt is discarded (TCSAFLUSH, as
+ * getpass() does), with a line saying so.  A line longer than
+ * cryptsetup takes is refused, the rest of it discarded.
  *
  * Read-only: --readonly only in strict mode (storage_readonly()).  On
  * a plain read-only boot the mapping is writable, as dracut makes it:
@@ -26,7 +38,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,10 +45,10 @@
 #include <strings.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "lukskey.h"
+#include "luksprompt.h"
 #include "storage.h"
 
 #define LUKS_MAX	16
@@ -49,7 +60,9 @@
 #define KEY_MOUNT	"/run/rescue-luks-key"
 #define CRYPTSETUP_BAD_KEY	2	/* "No key available with this ..." */
 
-enum luks_state { L_NEW, L_WAIT_KEY, L_OPEN, L_FAILED, L_SKIPPED };
+/* L_ASK_AGAIN: its prompt failed; asked again at the next attempt. */
+enum luks_state { L_NEW, L_WAIT_KEY, L_OPEN, L_FAILED, L_SKIPPED,
+		  L_ASK_AGAIN };
 
 struct luks {
 	char name[64], node[80];	/* vda2, /dev/vda2 */
@@ -69,6 +82,33 @@ static const char *only[LUKS_UUIDS_MAX];	/* rd.luks.uuid= */
 static size_t nonly;
 static struct lukskey keys[LUKS_KEYS_MAX];	/* rd.luks.key= */
 static size_t nkeys;
+static unsigned prompt_timeout_s;	/* 0: wait forever */
+static char timeout_param[48];		/* what set it, for messages */
+
+/*
+ * rd.luks.timeout= (seconds, 0 for ever, dracut's); without it, an
+ * unattended boot (rd.shell=0 with rd.retry=) waits no longer than
+ * rd.retry= at a prompt nobody answers.
+ */
+static unsigned prompt_timeout(const struct cmdline *c)
+{
+	const char *v = cmdline_get(c, "rd.luks.timeout");
+	char *end;
+	long t;
+
+	if (v) {
+		t = strtol(v, &end, 10);
+		snprintf(timeout_param, sizeof(timeout_param),
+			 "rd.luks.timeout=%.20s", v);
+		if (*v && !*end && t >= 0 && t <= 86400 * 365)
+			return (unsigned)t;
+		log_warn("luks: rd.luks.timeout=%s ignored: not a number of "
+			 "seconds", v);
+	}
+	snprintf(timeout_param, sizeof(timeout_param), "rd.retry=%d with "
+		 "rd.shell=0", c->retry_s);
+	return !c->shell && c->retry_s > 0 ? (unsigned)c->retry_s : 0;
+}
 
 static bool luks_disabled(const struct cmdline *c)
 {
@@ -78,6 +118,7 @@ static bool luks_disabled(const struct cmdline *c)
 
 	if (!cmdline_flag(c, "rd.luks", true))
 		return true;
+	prompt_timeout_s = prompt_timeout(c);
 	nonly = cmdline_get_all(c, "rd.luks.uuid", only, ARRAY_SIZE(only));
 	n = cmdline_get_all(c, "rd.luks.key", specs, ARRAY_SIZE(specs));
 	for (i = 0; i < n; i++) {
@@ -203,100 +244,61 @@ static void note_file(const char *path, const char *fmt, ...)
 	fclose(f);
 }
 
-/* One line from fd (the passphrase FIFO: written whole by one write). */
-static ssize_t read_line(int fd, char *buf, size_t size)
+/* What a failed luksprompt_ask() means, for the log and the device table. */
+static void no_passphrase(struct luks *x, int err)
 {
-	ssize_t n;
-
-	do
-		n = read(fd, buf, size - 1);
-	while (n < 0 && errno == EINTR);
-	return n;
+	if (err == -ENODATA)
+		snprintf(x->why, sizeof(x->why), "no passphrase: end of input");
+	else if (err == -ETIMEDOUT)
+		snprintf(x->why, sizeof(x->why), "no passphrase in %u s (%s)",
+			 prompt_timeout_s, timeout_param);
+	else
+		snprintf(x->why, sizeof(x->why), "no passphrase: %s",
+			 errtext(-err));
 }
 
 /*
- * One line from the console, echo off, or from the FIFO, whichever
- * comes first; its length, or -errno.
+ * Three tries; a wrong one says so and asks again.  However it fails,
+ * it is asked again at the next attempt of the boot (luks_settle()).
  */
-static int ask(const struct luks *x, int try, char *buf, size_t size)
-{
-	struct termios old, quiet;
-	struct pollfd p[2];
-	bool tty;
-	ssize_t n;
-	int fd, fifo;
-
-	fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* O_RDWR: the FIFO never reads as ended when a writer leaves. */
-	mkdir("/run/rescue", 0755);
-	if (mkfifo(LUKS_PASS_FIFO, 0600) && errno != EEXIST)
-		log_warn("luks: unable to make %s: %s; the passphrase can "
-			 "only be typed on the console", LUKS_PASS_FIFO,
-			 errtext(errno));
-	fifo = open(LUKS_PASS_FIFO, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	note_file(LUKS_WAITING, "%s (LUKS UUID %s) waits for its passphrase "
-		  "(try %d of %d)\n", x->node, x->uuid, try, LUKS_TRIES);
-	tty = tcgetattr(fd, &old) == 0;
-	if (tty) {
-		quiet = old;
-		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK | ECHONL);
-		quiet.c_lflag |= ICANON;
-		tcsetattr(fd, TCSANOW, &quiet);
-	}
-	dprintf(fd, "\nPassphrase for %s (LUKS UUID %s)%s: ", x->node,
-		x->uuid, try > 1 ? ", again" : "");
-	p[0] = (struct pollfd){ .fd = fd, .events = POLLIN };
-	p[1] = (struct pollfd){ .fd = fifo, .events = POLLIN };
-	while (poll(p, fifo >= 0 ? 2 : 1, -1) < 0 && errno == EINTR)
-		;
-	if (fifo >= 0 && (p[1].revents & POLLIN)) {
-		n = read_line(fifo, buf, size);
-		dprintf(fd, "(given by rescue-unlock)");
-	} else {
-		n = read_line(fd, buf, size);
-	}
-	if (tty)
-		tcsetattr(fd, TCSANOW, &old);
-	dprintf(fd, "\n");
-	close(fd);
-	if (fifo >= 0)
-		close(fifo);
-	unlink(LUKS_WAITING);
-	if (n < 0)
-		return -errno;
-	if (n == 0)
-		return -ENODATA;	/* end of input, not an empty line */
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
-	buf[n] = '\0';
-	return (int)n;
-}
-
-static void say(const char *fmt, const char *node, int left)
-{
-	int fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	dprintf(fd, fmt, node, left);
-	close(fd);
-}
-
-/* Three tries on the console; a wrong one says so and asks again. */
 static int prompt(struct luks *x)
 {
-	char pass[LUKS_PASS_MAX];
-	int try, n, r = -EIO;
+	char pass[LUKS_PASS_MAX], question[300];
+	struct lukscon con;
+	int try, n, r;
 
+	r = luksprompt_open(&con);
+	if (r < 0) {
+		snprintf(x->why, sizeof(x->why), "no passphrase: /dev/console: "
+			 "%s", errtext(-r));
+		goto out;
+	}
 	modload_rest("the passphrase prompt");	/* a USB keyboard: usbhid */
 	for (try = 1; try <= LUKS_TRIES; try++) {
-		n = ask(x, try, pass, sizeof(pass));
+		note_file(LUKS_WAITING, "%s (LUKS UUID %s) waits for its "
+			  "passphrase (try %d of %d)\n", x->node, x->uuid, try,
+			  LUKS_TRIES);
+		snprintf(question, sizeof(question), "Passphrase for %s (LUKS "
+			 "UUID %s)%s: ", x->node, x->uuid,
+			 try > 1 ? ", again" : "");
+		n = luksprompt_ask(&con, question, prompt_timeout_s, pass,
+				   sizeof(pass));
+		unlink(LUKS_WAITING);
+		if (n == -EMSGSIZE) {
+			r = n;
+			snprintf(x->why, sizeof(x->why), "a passphrase longer "
+				 "than %d characters", LUKS_PASS_MAX - 2);
+			log_warn("luks: refused a passphrase for %s longer than "
+				 "%d characters, try %d of %d", x->node,
+				 LUKS_PASS_MAX - 2, try, LUKS_TRIES);
+			dprintf(con.fd, "Passphrase too long for %s (over %d "
+				"characters): refused, %d tries left.\n",
+				x->node, LUKS_PASS_MAX - 2, LUKS_TRIES - try);
+			continue;
+		}
 		if (n < 0) {
-			snprintf(x->why, sizeof(x->why), "no passphrase: "
-				 "/dev/console: %s", n == -ENODATA ?
-				 "end of input" : errtext(-n));
+			r = n;
+			no_passphrase(x, n);
 			break;
 		}
 		r = open_with(x, pass, (size_t)n);
@@ -307,13 +309,16 @@ static int prompt(struct luks *x)
 			 "%d", x->node, x->uuid, try, LUKS_TRIES);
 		note_file(LUKS_STATUS, "wrong passphrase for %s, try %d of "
 			  "%d\n", x->node, try, LUKS_TRIES);
-		say("Wrong passphrase for %s: %d tries left.\n", x->node,
-		    LUKS_TRIES - try);
+		dprintf(con.fd, "Wrong passphrase for %s: %d tries left.\n",
+			x->node, LUKS_TRIES - try);
 		snprintf(x->why, sizeof(x->why), "%d wrong passphrases",
 			 LUKS_TRIES);
 	}
+	explicit_bzero(pass, sizeof(pass));
+	luksprompt_close(&con);
+out:
 	if (r) {
-		x->state = L_FAILED;
+		x->state = L_ASK_AGAIN;
 		log_error("luks: %s (UUID %s) not opened: %s", x->node,
 			  x->uuid, x->why);
 		note_file(LUKS_STATUS, "%s not opened: %s\n", x->node, x->why);
@@ -456,30 +461,12 @@ static int unlock(struct luks *x, size_t from)
 	return prompt(x);
 }
 
-static int luks_add(const struct blkdev *d)
+/* Open x, of d, if it can be. */
+static int take(struct luks *x, const struct blkdev *d)
 {
-	struct luks *x = find(d);
 	char path[64];
 
-	if (!x)
-		return -ENOSPC;
-	if (x->state != L_NEW)
-		return 0;	/* taken already */
-	snprintf(x->name, sizeof(x->name), "%s", d->name);
-	snprintf(x->node, sizeof(x->node), "%s", d->node);
-	x->dev = *d;
-	x->dev.parts = NULL;
-	x->dev.nparts = 0;
-	devtable_escape(d->uuid, x->uuid, sizeof(x->uuid));
 	snprintf(x->dmname, sizeof(x->dmname), "luks-%s", d->uuid);
-	x->version = read_version(d->node);
-	if (!wanted(d->uuid)) {
-		x->state = L_SKIPPED;
-		snprintf(x->why, sizeof(x->why), "not in rd.luks.uuid");
-		log_info("luks: %s left closed: its UUID %s is not in "
-			 "rd.luks.uuid", x->node, x->uuid);
-		return 0;
-	}
 	if (dm_find(x->dmname, x->dm, sizeof(x->dm)) == 0) {
 		x->state = L_OPEN;	/* by an earlier run of /init */
 		return 0;
@@ -497,6 +484,35 @@ static int luks_add(const struct blkdev *d)
 	}
 	modload_alias("dm_crypt");
 	return unlock(x, 0);
+}
+
+static int luks_add(const struct blkdev *d)
+{
+	struct luks *x = find(d);
+	int r;
+
+	if (!x)
+		return -ENOSPC;
+	if (x->state != L_NEW)
+		return 0;	/* taken already */
+	snprintf(x->name, sizeof(x->name), "%s", d->name);
+	snprintf(x->node, sizeof(x->node), "%s", d->node);
+	x->dev = *d;
+	x->dev.parts = NULL;
+	x->dev.nparts = 0;
+	devtable_escape(d->uuid, x->uuid, sizeof(x->uuid));
+	x->version = read_version(d->node);
+	if (!wanted(d->uuid)) {
+		x->state = L_SKIPPED;
+		snprintf(x->why, sizeof(x->why), "not in rd.luks.uuid");
+		log_info("luks: %s left closed: its UUID %s is not in "
+			 "rd.luks.uuid", x->node, x->uuid);
+		return 0;
+	}
+	luksprompt_echo_off();
+	r = take(x, d);
+	luksprompt_echo_on();
+	return r;
 }
 
 /* dm-N names; a key device that came for a container waiting on it. */
@@ -544,6 +560,13 @@ static int luks_settle(void)
 		if (prompt(&cont[i]) == 0)
 			n++;
 	}
+	/*
+	 * The attempt ends without its root: at the next one (the shell's
+	 * exit, rd.retry=), a failed prompt asks again.
+	 */
+	for (i = 0; i < ncont; i++)
+		if (cont[i].state == L_ASK_AGAIN)
+			cont[i].state = L_NEW;
 	return n;
 }
 
