@@ -331,6 +331,25 @@ test_luks_prompt_timeout_ends_an_unattended_boot() {
 	expect_disks_unchanged
 }
 
+# A dd copy of the container on a second disk (one LUKS UUID on two
+# disks): neither is opened, nothing is asked, one line names both, and
+# nothing boots; which copy opened used to depend on the probe order.
+test_luks_cloned_container_opens_neither_copy() {
+	luks_setup 2 luks-clone || return 1
+	cp --sparse=always "$T/c.img" "$T/copy.img"
+	record_sums "$T/c.img" "$T/copy.img"
+	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
+		--disk "virtio-blk:$T/c.img" --disk "virtio-blk:$T/copy.img" || return 1
+	expect_log "$T/console.log" \
+		"rescue: luks: /dev/vda and /dev/vdb have one LUKS UUID $LUKS_UUID \(a copy of one disk\?\): neither is opened" \
+		"the clash naming both disks" &&
+	expect_log "$T/console.log" "rescue: vdb: LUKS2, UUID $LUKS_UUID: not opened: /dev/vda has the same LUKS UUID" \
+		"the copy's line in the device table" &&
+	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
+}
+
 # A passphrase typed ahead, once the container is seen but before its
 # prompt shows (people type it when they know the prompt comes): not
 # echoed, since echo went off as the container was claimed, and

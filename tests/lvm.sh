@@ -925,6 +925,26 @@ rescue_mount_opens_luks_then_lvm() {
 	expect_lv_root luks-lvm
 }
 
+# A dd copy of the PV's disk (one PV UUID on two disks): the VG is not
+# activated from either, one line names both, and nothing boots; which
+# copy would be used must not depend on the probe order.
+test_cloned_pv_activates_neither_copy() {
+	make_lvm_disks || return 1
+	cp --sparse=always "$T/lvm-root.img" "$T/lvm-copy.img"
+	lvm_boot "root=/dev/rescue-vg/root-lv rootwait=3 rd.shell=0 rd.retry=1 panic=1" \
+		virtio-blk:lvm-root virtio-blk:lvm-copy || return 1
+	expect_log "$T/console.log" \
+		"rescue: lvm: /dev/vda and /dev/vdb are one PV $PV_ROOT of volume group rescue-vg \(a copy of one disk\?\): the volume group is not activated" \
+		"the clash naming both disks" &&
+	expect_log "$T/console.log" "rescue: lvm VG rescue-vg \(UUID [A-Za-z0-9-]+\): .*; not activated: a PV UUID on two devices$" \
+		"the VG's line in the device table" &&
+	expect_no_log "$T/console.log" "rescue: lvm: volume group rescue-vg: [0-9]+ LVs activated" \
+		"the VG activated from one of the copies" &&
+	expect_log "$T/console.log" "rescue: unable to find root /dev/rescue-vg/root-lv" \
+		"the root not found" &&
+	expect_no_root
+}
+
 # ---- dracut -----------------------------------------------------------
 
 # The dracut image of tests/dracut-lib.sh (dracut --no-hostonly --add

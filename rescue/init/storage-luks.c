@@ -31,6 +31,9 @@
  * getpass() does), with a line saying so.  A line longer than
  * cryptsetup takes is refused, the rest of it discarded.
  *
+ * One LUKS UUID on two devices (a dd copy of the disk) opens neither:
+ * which one would boot would depend on the probe order.
+ *
  * Read-only: --readonly only in strict mode (storage_readonly()).  On
  * a plain read-only boot the mapping is writable, as dracut makes it:
  * opening writes nothing, the root is mounted ro anyway, and the
@@ -60,9 +63,12 @@
 #define KEY_MOUNT	"/run/rescue-luks-key"
 #define CRYPTSETUP_BAD_KEY	2	/* "No key available with this ..." */
 
-/* L_ASK_AGAIN: its prompt failed; asked again at the next attempt. */
+/*
+ * L_ASK_AGAIN: its prompt failed; asked again at the next attempt.
+ * L_CLASH: another device has its UUID; looked at again then too.
+ */
 enum luks_state { L_NEW, L_WAIT_KEY, L_OPEN, L_FAILED, L_SKIPPED,
-		  L_ASK_AGAIN };
+		  L_ASK_AGAIN, L_CLASH };
 
 struct luks {
 	char name[64], node[80];	/* vda2, /dev/vda2 */
@@ -461,12 +467,77 @@ static int unlock(struct luks *x, size_t from)
 	return prompt(x);
 }
 
-/* Open x, of d, if it can be. */
+/*
+ * A UUID a /dev/mapper name can be made of: hex digits and dashes, as
+ * cryptsetup writes it.  The header's field is the disk's to fill.
+ */
+static bool uuid_usable(const char *uuid)
+{
+	return uuid[0] && strlen(uuid) <= 40 &&
+	       !uuid[strspn(uuid, "0123456789abcdefABCDEF-")];
+}
+
+static void clash(struct luks *x, const char *twin)
+{
+	x->state = L_CLASH;
+	snprintf(x->why, sizeof(x->why), "%s has the same LUKS UUID", twin);
+}
+
+/*
+ * Another device with x's LUKS UUID, among the containers seen or the
+ * devices there now: a copy of one disk (dd, a USB backup).  Which one
+ * opens as luks-UUID must not depend on the probe order: neither does,
+ * with one line for the pair, as for two filesystems matching root=.
+ * A copy that comes after the original opened is left closed.
+ */
+static bool clashes(struct luks *x, const struct blkdev *d)
+{
+	char twin[80];
+	size_t i;
+
+	for (i = 0; i < ncont; i++) {
+		struct luks *y = &cont[i];
+
+		if (y == x || strcmp(y->uuid, x->uuid))
+			continue;
+		if (y->state == L_CLASH) {	/* said when it came */
+			clash(x, y->node);
+			return true;
+		}
+		if (y->state == L_OPEN) {
+			log_error("luks: %s has the LUKS UUID %s of %s, opened "
+				  "already as %s: left closed (a copy of one "
+				  "disk?)", x->node, x->uuid, y->node, y->dm);
+			clash(x, y->node);
+			return true;
+		}
+	}
+	if (storage_find_twin(d, twin, sizeof(twin)))
+		return false;
+	log_error("luks: %s and %s have one LUKS UUID %s (a copy of one "
+		  "disk?): neither is opened; detach the copy, or give it a "
+		  "UUID of its own (cryptsetup luksUUID --uuid=NEW)", x->node,
+		  twin, x->uuid);
+	clash(x, twin);
+	return true;
+}
+
+/* Open x, of d, if it can be and is the only one of its UUID. */
 static int take(struct luks *x, const struct blkdev *d)
 {
 	char path[64];
 
+	if (!uuid_usable(d->uuid)) {
+		x->state = L_FAILED;
+		snprintf(x->why, sizeof(x->why), "its UUID is not hex digits "
+			 "and dashes, which luks-UUID is made of");
+		log_error("luks: %s (UUID %s) left closed: %s", x->node,
+			  x->uuid, x->why);
+		return -EINVAL;
+	}
 	snprintf(x->dmname, sizeof(x->dmname), "luks-%s", d->uuid);
+	if (clashes(x, d))
+		return -ENOTUNIQ;
 	if (dm_find(x->dmname, x->dm, sizeof(x->dm)) == 0) {
 		x->state = L_OPEN;	/* by an earlier run of /init */
 		return 0;
@@ -562,10 +633,11 @@ static int luks_settle(void)
 	}
 	/*
 	 * The attempt ends without its root: at the next one (the shell's
-	 * exit, rd.retry=), a failed prompt asks again.
+	 * exit, rd.retry=), a failed prompt asks again, and a UUID on two
+	 * devices is looked at again (the copy may be gone).
 	 */
 	for (i = 0; i < ncont; i++)
-		if (cont[i].state == L_ASK_AGAIN)
+		if (cont[i].state == L_ASK_AGAIN || cont[i].state == L_CLASH)
 			cont[i].state = L_NEW;
 	return n;
 }

@@ -64,6 +64,8 @@ struct lvm_vg {
 	struct lvm_pv pv[LVM_PVS_MAX];
 	bool activated;		/* lvm ran for it, complete or not */
 	bool complete;		/* lvm ran for it with every PV there */
+	bool clash;		/* a PV UUID on two devices: not activated */
+	bool recheck;		/* the clash, at the next attempt of the boot */
 	struct lvmmeta_vg *meta;	/* the newest metadata read, or NULL */
 };
 
@@ -632,15 +634,50 @@ static int learn(const struct blkdev *d, struct lvm_vg **vgp,
 	return *pvp || !r ? 0 : -EIO;
 }
 
+/*
+ * One PV UUID on two devices, d and the one at twin: a copy of one disk
+ * (dd, a USB backup).  Which one the VG is made of must not depend on
+ * the probe order: the VG is not activated, with one line, as for two
+ * filesystems matching root=.  A copy that comes after the VG was
+ * activated is said, and not used.
+ */
+static int pv_clash(const struct blkdev *d, struct lvm_vg *vg,
+		    const struct lvm_pv *pv, const char *twin)
+{
+	if (vg->activated) {
+		log_error("lvm: %s has the PV UUID %s of %s, in volume group "
+			  "%s, active already: not used (a copy of one disk?)",
+			  d->node, pv->uuid, twin, vg->name);
+		return -ENOTUNIQ;
+	}
+	if (vg->clash)
+		return -ENOTUNIQ;	/* said once */
+	vg->clash = true;
+	log_error("lvm: %s and %s are one PV %s of volume group %s (a copy "
+		  "of one disk?): the volume group is not activated; detach "
+		  "the copy, or give it UUIDs of its own (vgimportclone)",
+		  d->node, twin, pv->uuid, vg->name);
+	return -ENOTUNIQ;
+}
+
 static int lvm_add(const struct blkdev *d)
 {
 	struct lvm_vg *vg = NULL;
 	struct lvm_pv *pv;
+	char twin[80];
 	int err;
 
 	pv = find_pv(d->uuid, &vg);
-	if (pv && pv->dev[0])
+	if (pv && vg->recheck)		/* the copy may be gone */
+		vg->clash = vg->recheck = false;
+	if (pv && pv->dev[0] && !strcmp(pv->dev, d->name))
 		return 0;		/* taken already */
+	if (pv && pv->dev[0]) {
+		snprintf(twin, sizeof(twin), "/dev/%s", pv->dev);
+		return pv_clash(d, vg, pv, twin);
+	}
+	if (pv && vg->clash)
+		return -ENOTUNIQ;	/* its twin said it */
 	if (dm_ready())
 		return -ENODEV;
 	if (pv) {
@@ -652,6 +689,8 @@ static int lvm_add(const struct blkdev *d)
 		if (err || !pv)
 			return err;
 	}
+	if (storage_find_twin(d, twin, sizeof(twin)) == 0)
+		return pv_clash(d, vg, pv, twin);
 	snprintf(pv->dev, sizeof(pv->dev), "%s", d->name);
 	snprintf(pv->devno, sizeof(pv->devno), "%u:%u", d->major, d->minor);
 	if (!wanted(vg)) {
@@ -710,6 +749,10 @@ static int lvm_settle(void)
 	for (i = 0; i < nvgs; i++) {
 		struct lvm_vg *vg = &vgs[i];
 
+		if (vg->clash) {	/* looked at again at the next attempt */
+			vg->recheck = true;
+			continue;
+		}
 		if (vg->activated || !wanted(vg))
 			continue;
 		missing_pvs(vg, missing, sizeof(missing));
@@ -772,7 +815,10 @@ static void lvm_report(devtable_line_fn *fn, void *ctx)
 	for (i = 0; i < nvgs; i++) {
 		const struct lvm_vg *vg = &vgs[i];
 
-		if (wanted(vg))
+		if (vg->clash)
+			snprintf(state, sizeof(state), "not activated: a PV "
+				 "UUID on two devices");
+		else if (wanted(vg))
 			snprintf(state, sizeof(state), "%zu LVs active",
 				 active_lvs(vg));
 		else

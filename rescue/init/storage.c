@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "storage.h"
 
@@ -160,6 +161,35 @@ void storage_add_alias(struct blkdev *d, const char *alias)
 			return;
 		}
 	}
+}
+
+/*
+ * Another block device there now with d's TYPE and UUID: a copy of a
+ * LUKS container or a PV (dd, a USB backup of the system disk).  Its
+ * node in twin and 0, or -ENOENT.  Every device is probed for it: the
+ * first enumeration offers one device at a time, and the copy may not
+ * have been offered yet.
+ */
+int storage_find_twin(const struct blkdev *d, char *twin, size_t size)
+{
+	struct blklist l = { 0 };
+	int r = -ENOENT;
+	size_t i;
+
+	if (!d->uuid[0] || blk_enumerate(&l, "/sys/class/block"))
+		goto out;
+	probe_all(&l, PROBE_SB);
+	for (i = 0; i < l.n; i++)
+		if (strcmp(l.dev[i].name, d->name) &&
+		    !strcmp(l.dev[i].type, d->type) &&
+		    !strcasecmp(l.dev[i].uuid, d->uuid)) {
+			snprintf(twin, size, "%s", l.dev[i].node);
+			r = 0;
+			break;
+		}
+out:
+	blk_free(&l);
+	return r;
 }
 
 void storage_report(devtable_line_fn *fn, void *ctx)

@@ -131,6 +131,7 @@ int storage_settle(void);
 void storage_report(devtable_line_fn *fn, void *ctx);
 void storage_add_alias(struct blkdev *d, const char *alias);
 size_t storage_active(void);
+int storage_find_twin(const struct blkdev *d, char *twin, size_t size);
 
 /*
  * Strict read-only mode (set before the root search): layers then
