@@ -262,7 +262,7 @@ int luksprompt_ask(struct lukscon *con, const char *question,
 		luksprompt_echo_on();
 		unlink(LUKS_PASS_FIFO);
 		signal(sig, SIG_DFL);
-		raise(sig);
+		kill(getpid(), sig);	/* ends as the shell expects */
 		_exit(128 + sig);
 	}
 	return n;
