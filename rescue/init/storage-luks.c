@@ -273,13 +273,14 @@ static int prompt(struct luks *x)
 	struct lukscon con;
 	int try, n, r;
 
+	modload_rest("the passphrase prompt");	/* a USB keyboard: usbhid */
+	/* then what was typed ahead goes, right before the question */
 	r = luksprompt_open(&con);
 	if (r < 0) {
 		snprintf(x->why, sizeof(x->why), "no passphrase: /dev/console: "
 			 "%s", errtext(-r));
 		goto out;
 	}
-	modload_rest("the passphrase prompt");	/* a USB keyboard: usbhid */
 	for (try = 1; try <= LUKS_TRIES; try++) {
 		note_file(LUKS_WAITING, "%s (LUKS UUID %s) waits for its "
 			  "passphrase (try %d of %d)\n", x->node, x->uuid, try,
@@ -523,7 +524,7 @@ static bool clashes(struct luks *x, const struct blkdev *d)
 }
 
 /* Open x, of d, if it can be and is the only one of its UUID. */
-static int take(struct luks *x, const struct blkdev *d)
+static int open_one(struct luks *x, const struct blkdev *d)
 {
 	char path[64];
 
@@ -557,15 +558,9 @@ static int take(struct luks *x, const struct blkdev *d)
 	return unlock(x, 0);
 }
 
-static int luks_add(const struct blkdev *d)
+/* x's fields from d, then open it if it is wanted and can be. */
+static int take(struct luks *x, const struct blkdev *d)
 {
-	struct luks *x = find(d);
-	int r;
-
-	if (!x)
-		return -ENOSPC;
-	if (x->state != L_NEW)
-		return 0;	/* taken already */
 	snprintf(x->name, sizeof(x->name), "%s", d->name);
 	snprintf(x->node, sizeof(x->node), "%s", d->node);
 	x->dev = *d;
@@ -580,6 +575,18 @@ static int luks_add(const struct blkdev *d)
 			 "rd.luks.uuid", x->node, x->uuid);
 		return 0;
 	}
+	return open_one(x, d);
+}
+
+static int luks_add(const struct blkdev *d)
+{
+	struct luks *x = find(d);
+	int r;
+
+	if (!x)
+		return -ENOSPC;
+	if (x->state != L_NEW)
+		return 0;	/* taken already */
 	luksprompt_echo_off();
 	r = take(x, d);
 	luksprompt_echo_on();
