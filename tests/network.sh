@@ -340,12 +340,12 @@ test_luks_passphrase_given_over_ssh() {
 	wait_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\)" 60 ||
 		{ kill "$SSH_PID"; wait "$SSH_PID"; fail "no passphrase prompt"; show_log "$T/console.log" 30; return 1; }
 	for i in 1 2 3 4 5; do
-		echo not-the-passphrase | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock \
+		echo not-the-passphrase | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock --stdin \
 			>"$T/wrong.out" 2>&1
 		grep -q 'waits for its passphrase' "$T/wrong.out" && break
 		sleep 2
 	done
-	printf '%s\n' "$LUKS_PASS" | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock \
+	printf '%s\n' "$LUKS_PASS" | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock --stdin \
 		>"$T/right.out" 2>&1
 	wait "$SSH_PID" || { fail "the VM failed"; return 1; }
 	grep -qF "rescue-unlock: /dev/vda (LUKS UUID $LUKS_UUID) waits for its passphrase (try 1 of 3)" "$T/wrong.out" &&
