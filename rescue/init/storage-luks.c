@@ -36,8 +36,10 @@
  *
  * Read-only: --readonly only in strict mode (storage_readonly()).  On
  * a plain read-only boot the mapping is writable, as dracut makes it:
- * opening writes nothing, the root is mounted ro anyway, and the
- * booted system's remount of / rw (systemd-remount-fs) needs it.
+ * the root is mounted ro anyway, and the booted system's remount of /
+ * rw (systemd-remount-fs) needs it.  Opening writes nothing to a sound
+ * header; a LUKS2 header whose second copy is damaged is repaired by
+ * cryptsetup on that open, which strict mode's --readonly prevents.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -371,10 +373,13 @@ static int read_key_on(const struct blkdev *kd, const struct lukskey *k,
 	if (mkdir(KEY_MOUNT, 0700) && errno != EEXIST)
 		return -errno;
 	modload_fs(kd->type);
-	/* no journal replay either: a key device is only read */
+	/*
+	 * No journal replay either: a key device is only read.  No second
+	 * try without the option, which would replay a dirty journal
+	 * (review L3): a mount that fails is the error to report.
+	 */
 	if (mount(kd->node, KEY_MOUNT, kd->type, flags,
-		  readonly_noreplay(kd->type)) &&
-	    mount(kd->node, KEY_MOUNT, kd->type, flags, NULL))
+		  readonly_noreplay(kd->type)))
 		return -errno;
 	err = read_key(KEY_MOUNT, k->path, buf, size, len);
 	if (umount2(KEY_MOUNT, 0))
