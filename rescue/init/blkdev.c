@@ -72,7 +72,7 @@ static int parse_devnum(const char *s, unsigned *major, unsigned *minor)
 
 static int read_device(int classfd, const char *name, struct blkdev *d)
 {
-	char buf[64], *p;
+	char buf[64];
 	int fd, err;
 
 	memset(d, 0, sizeof(*d));
@@ -93,11 +93,19 @@ static int read_device(int classfd, const char *name, struct blkdev *d)
 		return err;
 	if (d->partno)
 		find_disk(classfd, d);
-	snprintf(d->node, sizeof(d->node), "/dev/%s", name);
-	for (p = d->node; *p; p++)
+	blk_node_path(name, d->node, sizeof(d->node));
+	return 0;
+}
+
+/* /dev/NAME for the sysfs NAME, whose '!' stands for '/' (cciss!c0d0). */
+void blk_node_path(const char *name, char *node, size_t size)
+{
+	char *p;
+
+	snprintf(node, size, "/dev/%s", name);
+	for (p = node; *p; p++)
 		if (*p == '!')
 			*p = '/';
-	return 0;
 }
 
 ssize_t blk_find(const struct blklist *l, const char *name)

@@ -142,13 +142,10 @@ static void unmark_all(void)
  */
 int readonly_set(const char *name, bool ro)
 {
-	char node[PATH_MAX], *p;
+	char node[PATH_MAX];
 	int fd, cur = -1, val = ro, err = 0;
 
-	snprintf(node, sizeof(node), "/dev/%s", name);
-	for (p = node + 5; *p; p++)
-		if (*p == '!')
-			*p = '/';
+	blk_node_path(name, node, sizeof(node));
 	fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

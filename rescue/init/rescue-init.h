@@ -126,6 +126,7 @@ int blk_enumerate(struct blklist *l, const char *classdir);
 int blk_add(struct blklist *l, const char *classdir, const char *name);
 void blk_remove(struct blklist *l, const char *name);
 ssize_t blk_find(const struct blklist *l, const char *name);
+void blk_node_path(const char *name, char *node, size_t size);
 void blk_free(struct blklist *l);
 
 /* probe.c */

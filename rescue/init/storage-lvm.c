@@ -252,7 +252,7 @@ static void pv_nodes(const struct lvm_vg *vg, char *buf, size_t size)
 /* ---- the fast path: the metadata read in-process, dm ioctls ---------- */
 
 /* len bytes at off of fd into buf: 0 or -errno (-EIO when short). */
-static int read_at(int fd, void *buf, size_t len, uint64_t off)
+int lvm_read_at(int fd, void *buf, size_t len, uint64_t off)
 {
 	size_t done = 0;
 	ssize_t n;
@@ -270,15 +270,15 @@ static int read_at(int fd, void *buf, size_t len, uint64_t off)
 }
 
 /* The VG of one metadata area of fd, checksum checked: 0 or -errno. */
-static int read_area(int fd, uint64_t off, uint64_t size,
-		     struct lvmmeta_vg *vg, const char **why)
+int lvm_read_area(int fd, uint64_t off, uint64_t size,
+		  struct lvmmeta_vg *vg, const char **why)
 {
 	uint8_t hdr[LVMMETA_MDA_HEADER];
 	struct lvmmeta_text_locn t;
 	char *text;
 	int err;
 
-	err = read_at(fd, hdr, sizeof(hdr), off);
+	err = lvm_read_at(fd, hdr, sizeof(hdr), off);
 	if (err) {
 		*why = "unable to read its metadata area";
 		return err;
@@ -292,9 +292,9 @@ static int read_area(int fd, uint64_t off, uint64_t size,
 	text = malloc(t.size);
 	if (!text)
 		return -ENOMEM;
-	err = read_at(fd, text, t.first, t.offset);
+	err = lvm_read_at(fd, text, t.first, t.offset);
 	if (!err && t.first < t.size)
-		err = read_at(fd, text + t.first, t.size - t.first,
+		err = lvm_read_at(fd, text + t.first, t.size - t.first,
 			      t.wrap_offset);
 	if (err)
 		*why = "unable to read its metadata";
@@ -327,7 +327,7 @@ static struct lvmmeta_vg *read_meta(const struct blkdev *d, const char **why,
 		return NULL;
 	}
 	vg = malloc(sizeof(*vg));
-	if (!vg || read_at(fd, buf, sizeof(buf), 0)) {
+	if (!vg || lvm_read_at(fd, buf, sizeof(buf), 0)) {
 		*why = vg ? "unable to read its label" : "out of memory";
 		goto fail;
 	}
@@ -339,7 +339,7 @@ static struct lvmmeta_vg *read_meta(const struct blkdev *d, const char **why,
 	}
 	*why = "no metadata area on it";
 	for (i = 0, err = -ENOENT; i < l.nmda && err; i++)
-		err = read_area(fd, l.mda[i].offset, l.mda[i].size, vg, why);
+		err = lvm_read_area(fd, l.mda[i].offset, l.mda[i].size, vg, why);
 	*orphan = l.nmda && err == -ENOENT;
 	if (err)
 		goto fail;
