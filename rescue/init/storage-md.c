@@ -381,7 +381,10 @@ static int start_array(struct md_array *a)
 		if (a->m[i].events + 1 >= newest(a))	/* not the stale */
 			n += snprintf(members + n, sizeof(members) - n, "%s%s",
 				      n ? " " : "", a->m[i].name);
-	devtable_escape(a->sb.name, name, sizeof(name));	/* the disk's */
+	/* The disk's own bytes, escaped; "-" would stand for none. */
+	name[0] = '\0';
+	if (a->sb.name[0])
+		devtable_escape(a->sb.name, name, sizeof(name));
 	log_info("md: started %s (%s, metadata %s%s%s, UUID %s) from %s, %s",
 		 a->dev, level_name(a->sb.level, lvl, sizeof(lvl)),
 		 mdsuper_version(&a->sb), name[0] ? ", name " : "", name,
@@ -520,7 +523,9 @@ static int md_settle(void)
 				 a->uuid, have, a->sb.raid_disks, need, slots);
 			continue;
 		}
-		devtable_escape(a->sb.name, name, sizeof(name));
+		name[0] = '\0';
+		if (a->sb.name[0])
+			devtable_escape(a->sb.name, name, sizeof(name));
 		log_warn("md: %s (%s, UUID %s%s%s) starts degraded: %u of %u "
 			 "members, missing slot %s", a->dev,
 			 level_name(a->sb.level, lvl, sizeof(lvl)), a->uuid,
