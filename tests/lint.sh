@@ -5,7 +5,7 @@
 # why, never by lowering the level here.
 
 lint_sources() {
-	ls "$TOP"/rescue/*/*.c "$TOP"/tests/fixtures/*.c "$TOP"/qemu/*.c "$TOP"/tests/fuzz/*.c
+	ls "$TOP"/rescue/*/*.c "$TOP"/rescue/*/*/*.c "$TOP"/tests/fixtures/*.c "$TOP"/qemu/*.c "$TOP"/tests/fuzz/*.c
 }
 
 lint_cflags() {

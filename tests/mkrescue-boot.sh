@@ -51,7 +51,7 @@ stock_kernel_drivers_probe_asynchronously() {
 # ext4's soft dependency on crypto-crc32c names crc32c_generic and
 # crc32c_intel, which is for SSE4.2 (a cpu: alias) and fails with ENODEV
 # on QEMU's default CPU (run-vm sets none), which lacks it
-# (rescue/init/modcpu.c): skipped, not loaded only to fail.
+# (rescue/init/modules/modcpu.c): skipped, not loaded only to fail.
 expect_cpu_module_skipped() { # log
 	expect_log "$1" 'rescue: module crc32c_intel skipped for fs-ext4: made for CPU features this CPU lacks' \
 		"crc32c_intel skipped on a CPU without SSE4.2" &&

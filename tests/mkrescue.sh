@@ -472,7 +472,7 @@ test_image_with_a_key_or_an_include_is_written_0600() {
 
 # ---- SSH: the host key ---------------------------------------------------
 
-# The host key the image gives dropbear (rescue/init/network.c: -r).
+# The host key the image gives dropbear (rescue/init/net/network.c: -r).
 ssh_host_key_of() { # img out
 	bsdtar -xOf "$1" etc/dropbear/dropbear_ed25519_host_key >"$2" 2>/dev/null &&
 		[ -s "$2" ] || fail "no etc/dropbear/dropbear_ed25519_host_key in $1"

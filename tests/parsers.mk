@@ -12,24 +12,24 @@ PARSER_mounts    = init/mounts.c init/log.c init/errtext.c lib/readfile.c
 PARSER_devtable  = init/devtable.c
 PARSER_blkdev    = init/blkdev.c
 # md member superblocks (storage-md.c reads them).
-PARSER_mdsuper   = init/mdsuper.c
+PARSER_mdsuper   = init/storage/mdsuper.c
 # rd.luks.key= specs (storage-luks.c), their devices in root= forms.
-PARSER_lukskey   = init/lukskey.c init/rootspec.c
+PARSER_lukskey   = init/storage/lukskey.c init/rootspec.c
 # lvm pvs output and the dm names of LVs (storage-lvm.c reads them).
-PARSER_lvmreport = init/lvmreport.c
+PARSER_lvmreport = init/storage/lvmreport.c
 # The LVM2 label, metadata area header and VG text (storage-lvm.c's
 # fast path reads them from the PVs); names are checked as lvmreport.c's.
-PARSER_lvmmeta   = init/lvmmeta.c init/lvmreport.c
+PARSER_lvmmeta   = init/storage/lvmmeta.c init/storage/lvmreport.c
 # An image's markers, the kernel log and MemTotal (unpack.c reads them).
-PARSER_unpack    = init/unpack.c lib/readfile.c
+PARSER_unpack    = init/image/unpack.c lib/readfile.c
 # The ip= parameter (network.c configures what it says).
-PARSER_ipconf    = init/ipconf.c
+PARSER_ipconf    = init/net/ipconf.c
 # The toolkit's cpio newc archive (toolkit.c unpacks it).
-PARSER_newc      = init/newc.c
+PARSER_newc      = init/image/newc.c
 # depmod's files: one parser (rescue/lib/modindex.c) for both programs.
 PARSER_modindex  = lib/modindex.c lib/readfile.c
 # rescue-init's load order over it.
-PARSER_modload   = init/modload.c init/coldplug.c init/modcpu.c init/log.c \
+PARSER_modload   = init/modules/modload.c init/modules/coldplug.c init/modules/modcpu.c init/log.c \
 		   init/errtext.c \
 		   $(PARSER_cmdline) \
 		   $(PARSER_modindex)

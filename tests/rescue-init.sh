@@ -495,7 +495,7 @@ stock_kernel_boots_default_and_hostonly_images() {
 
 # mkrescue -k's default set matches far more devices than the boot
 # needs: serio_raw (QEMU's PS/2 AUX port), virtio_net (a NIC, no ip=).
-# Those wait until a person is asked something (rescue/init/coldplug.c):
+# Those wait until a person is asked something (rescue/init/modules/coldplug.c):
 # the real root finds them not loaded, and a boot with "rescue" loads
 # them before its shell opens.  ata_piix (the PC's IDE controller, no
 # disk on it) waits too: the root was found without it.

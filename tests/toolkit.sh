@@ -2,7 +2,7 @@
 # tests/toolkit.sh: the rescue toolkit (busybox, e2fsck) that mkrescue
 # stores as one xz-compressed archive, /etc/rescue-toolkit.cpio.xz
 # (rescue/lib/toolkit.h), out of the kernel's unpacking; rescue-init
-# unpacks it when the rescue shell first needs it (rescue/init/toolkit.c).
+# unpacks it when the rescue shell first needs it (rescue/init/image/toolkit.c).
 
 . "$TOP/tests/rescue-lib.sh"
 

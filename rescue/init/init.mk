@@ -6,7 +6,7 @@
 # ---- settings ---------------------------------------------------------
 RESCUE_INIT     = $(BUILD)/rescue-init
 RESCUE_OBJDIR   = $(BUILD)/obj/rescue-init-$(RESCUE_LIBC)
-RESCUE_SRCS     = $(sort $(wildcard rescue/init/*.c))
+RESCUE_SRCS     = $(sort $(wildcard rescue/init/*.c rescue/init/*/*.c))
 RESCUE_OBJS     = $(RESCUE_SRCS:rescue/init/%.c=$(RESCUE_OBJDIR)/%.o) \
 		  $(RESCUE_LIB_SRCS:rescue/lib/%.c=$(RESCUE_OBJDIR)/lib/%.o)
 DEPS_PACKAGES  += liblzma-dev
@@ -31,7 +31,7 @@ RESCUE_LIBC_DEPS =
 endif
 # Sections the link can drop, and no unwind tables: C without
 # backtraces, and every KB is decompressed by the kernel at boot.
-RESCUE_CFLAGS   = -std=gnu11 $(CFLAGS) $(WARNINGS) -Irescue/lib \
+RESCUE_CFLAGS   = -std=gnu11 $(CFLAGS) $(WARNINGS) -Irescue/init -Irescue/lib \
 		  -ffunction-sections -fdata-sections \
 		  -fno-asynchronous-unwind-tables $(RESCUE_LIBC_CFLAGS)
 RESCUE_LDFLAGS  = -static -s -Wl,--gc-sections

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
-#include "network.h"
-#include "storage.h"
-#include "unpack.h"
+#include "net/network.h"
+#include "storage/storage.h"
+#include "image/unpack.h"
 
 #define HINT_FAILED	"rescue-ls lists block devices, rescue-mount mounts " \
 			"the root, exit retries the boot"

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
-#include "members.h"
-#include "storage.h"
+#include "storage/members.h"
+#include "storage/storage.h"
 
 /*
  * The filesystems this kernel can mount, by libblkid's names: the boot

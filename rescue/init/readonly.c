@@ -39,7 +39,7 @@
 #include <linux/fs.h>
 
 #include "rescue-init.h"
-#include "storage.h"
+#include "storage/storage.h"
 #include "readonly.h"
 
 #define CLASS_BLOCK	"/sys/class/block"

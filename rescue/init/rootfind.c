@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rescue-init.h"
-#include "storage.h"
+#include "storage/storage.h"
 
 #define CLASS_BLOCK	"/sys/class/block"
 

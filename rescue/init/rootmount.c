@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
-#include "members.h"
+#include "storage/members.h"
 #include "rescue-init.h"
 
 /* The block filesystems the kernel knows, for a root of unknown type. */

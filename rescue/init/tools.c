@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
-#include "network.h"
-#include "storage.h"
+#include "net/network.h"
+#include "storage/storage.h"
 #include "readfile.h"
 
 enum tool { TOOL_NONE, TOOL_LS, TOOL_MOUNT, TOOL_CONTINUE, TOOL_UNLOCK,

@@ -13,7 +13,7 @@
  * cannot load is refused here rather than at boot.  Whoever reads the
  * image can pose as the rescue system: the image is written 0600.
  * rescue-init starts dropbear once ip= configured an interface
- * (rescue/init/network.c), with password logins off.
+ * (rescue/init/net/network.c), with password logins off.
  */
 #include <errno.h>
 #include <fcntl.h>

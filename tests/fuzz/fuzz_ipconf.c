@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* fuzz_ipconf.c: ip= values, parsed and described for the log. */
 #include "fuzz.h"
-#include "ipconf.h"
+#include "net/ipconf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

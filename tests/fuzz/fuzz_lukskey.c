@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
-#include "lukskey.h"
+#include "storage/lukskey.h"
 
 static struct blkdev devs[] = {
 	{ .name = "vda", .node = "/dev/vda", .major = 254, .minor = 0,

@@ -4,7 +4,7 @@
  * first byte picks the kind, the next eight the offset it was read at.
  */
 #include "fuzz.h"
-#include "mdsuper.h"
+#include "storage/mdsuper.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

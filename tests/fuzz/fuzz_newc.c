@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* fuzz_newc.c: the toolkit's archive (newc.c), as rescue-init walks it. */
 #include "fuzz.h"
-#include "newc.h"
+#include "image/newc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

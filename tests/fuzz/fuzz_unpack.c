@@ -4,7 +4,7 @@
  * ring buffer and /proc/meminfo, then the line it would print.
  */
 #include "fuzz.h"
-#include "unpack.h"
+#include "image/unpack.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

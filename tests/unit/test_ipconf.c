@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ipconf.h"
+#include "net/ipconf.h"
 
 static struct ip_conf c;
 static char err[256];

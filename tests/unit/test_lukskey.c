@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "lukskey.h"
+#include "storage/lukskey.h"
 
 static struct lukskey k;
 static char why[256];

@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "mdsuper.h"
+#include "storage/mdsuper.h"
 
 static const uint8_t uuid[16] = {
 	0x5a, 0x1f, 0x3c, 0x2e, 0x0b, 0x4d, 0x4e, 0x5f,

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "members.h"
+#include "storage/members.h"
 
 static struct blkdev dev(const char *type, const char *uuid, const char *label)
 {

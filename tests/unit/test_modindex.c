@@ -2,7 +2,7 @@
 /*
  * test_modindex.c: rescue/lib/modindex.c (modules.dep, .alias, .softdep,
  * .builtin, the parser of both programs) and rescue-init's load order
- * over it (modload_order() of rescue/init/modload.c).
+ * over it (modload_order() of rescue/init/modules/modload.c).
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_newc.c: the cpio newc reader of the toolkit (rescue/init/newc.c):
+ * test_newc.c: the cpio newc reader of the toolkit (rescue/init/image/newc.c):
  * an archive as libarchive and the kernel's gen_init_cpio write it, its
  * trailer, and what a damaged archive or a hostile name gives.
  */
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "newc.h"
+#include "image/newc.h"
 
 /* One entry: header, name with its NUL, padding, data, padding. */
 static size_t put(char *buf, size_t at, const char *name, unsigned mode,

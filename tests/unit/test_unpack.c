@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "unpack.h"
+#include "image/unpack.h"
 
 static void test_marker_parse(void **state)
 {

@@ -27,13 +27,13 @@ test_devtable_SRCS  = $(call parser_srcs,devtable)
 test_mounts_SRCS    = $(call parser_srcs,mounts)
 test_blkdev_SRCS    = $(call parser_srcs,blkdev)
 test_readfile_SRCS  = lib/readfile.c
-test_members_SRCS   = init/members.c $(call parser_srcs,devtable)
+test_members_SRCS   = init/storage/members.c $(call parser_srcs,devtable)
 test_moddb_SRCS     = $(call parser_srcs,moddb include)
 # What mkrescue ships and what rescue-init loads, from the same files.
 test_modsame_SRCS   = $(call parser_srcs,modules modload)
-# Which device drivers load before the root (rescue/init/coldplug.c).
+# Which device drivers load before the root (rescue/init/modules/coldplug.c).
 UNIT_TESTS     += test_coldplug
-test_coldplug_SRCS  = init/coldplug.c $(call parser_srcs,cmdline)
+test_coldplug_SRCS  = init/modules/coldplug.c $(call parser_srcs,cmdline)
 UNIT_TESTS     += test_elfdeps
 test_elfdeps_SRCS   = $(call parser_srcs,ldpath)
 UNIT_TESTS     += test_mdsuper
