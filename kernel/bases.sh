@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # sourced: the tests use what it sets
 # kernel/bases.sh: the kernel bases the series is kept for, and where the
-# build of each is, for the tests (sourced; BUILD must be set).  6.1 keeps
-# the paths it had before there was a second base; the Makefile and
+# build of each is, for the tests (sourced; BUILD must be set).  6.1's
+# paths carry no base suffix, so that what named them before the second
+# base still works (docs/decisions.md); the Makefile and
 # kernel/build-kernel.sh spell the same paths.
 #
 # KERNEL_BASES="6.1" tests one base only.  BZIMAGE, KERNEL_DIR and
 # KERNEL_TARBALL, when set, name 6.1's kernel, build directory and
-# tarball, as they did before.
+# tarball.
 
 KERNEL_BASES=${KERNEL_BASES:-6.1 6.12}
 KERNEL_DIR_6_1=${KERNEL_DIR:-$BUILD/kernel}
