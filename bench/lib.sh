@@ -232,6 +232,17 @@ dracut_rescue() {
 		{ warn "dracut --add devtmpfs-rescue failed: $(tail -5 "$log")"; return 1; }
 }
 
+# The tests' library (tests/lib/lib.sh, or tests/lib.sh in a tree that
+# keeps it there), for bench/stacked, which makes its disks with the
+# test groups' own makers and caches: the one use of tests/ by bench/.
+tests_lib() {
+	if [ -r "$TOP/tests/lib/lib.sh" ]; then
+		echo "$TOP/tests/lib/lib.sh"
+	else
+		echo "$TOP/tests/lib.sh"
+	fi
+}
+
 # ---- bench/RESULTS.md --------------------------------------------------
 
 # record_results NAME MD COMMAND: MD (the results.md bench/NAME wrote)
@@ -250,6 +261,7 @@ record_results() {
 		echo "Latest run: \`$command\`, $(date -u '+%Y-%m-%d %H:%M UTC'), on $(machine)."
 		echo
 		sed 's/^#/###/' "$md"
+		echo
 		echo "$end"
 	} >"$block"
 	[ -e "$results" ] || printf '# Benchmark results\n' >"$results"
