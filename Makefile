@@ -211,13 +211,16 @@ print-DEPS_PACKAGES:
 print-CHECK_BACKGROUND:
 	@echo '$(CHECK_BACKGROUND)'
 
-# Boots every configuration side by side under TCG and writes
+# bench/run boots every configuration side by side under TCG and writes
 # build/bench/results.{json,md} and boot-timeline.png.  BENCH_REPS=N.
 # Then bench/debian (kernel start to multi-user.target on a Debian root
 # with systemd, against initramfs-tools and stock dracut) and bench/memory
 # (the smallest -m that boots, by bisection: the slowest, about 30 min),
 # and bench/network (what ip=dhcp and SSH cost the initramfs phase), and
-# bench/stacked (LVM, LUKS2 and LUKS2 -> LVM against plain ext4).
+# bench/stacked (LVM, LUKS2 and LUKS2 -> LVM against plain ext4), each
+# into build/bench/NAME/.  Each also writes its block of bench/RESULTS.md
+# (the latest figures, the date, the machine, the command; the notes
+# around the blocks are kept): commit it with what the figures measure.
 # BENCH=run|debian|memory|network|stacked runs one of them.
 BENCH ?= run debian memory network stacked
 bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
