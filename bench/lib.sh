@@ -32,14 +32,15 @@ warn() {
 
 # ---- statistics and ratios ---------------------------------------------
 
-# spread FORMAT: "min median max" of the numbers on stdin, one a line,
-# each printed with FORMAT (%s: as they came); the median of an even
-# count is the mean of the middle two; "- - -" when there are none.
+# spread FORMAT: "min median max" of the numbers on stdin, one a line
+# (empty lines are no figure), each printed with FORMAT (%s: as they
+# came); the median of an even count is the mean of the middle two;
+# "- - -" when there are none.
 spread() {
-	sort -g | awk -v f="$1" '{ v[NR] = $1 } END {
-		if (NR == 0) { print "- - -"; exit }
-		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf f " " f " " f "\n", v[1], m, v[NR] }'
+	sort -g | awk -v f="$1" 'NF { v[++n] = $1 } END {
+		if (n == 0) { print "- - -"; exit }
+		m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		printf f " " f " " f "\n", v[1], m, v[n] }'
 }
 
 # median FORMAT: the median of the numbers on stdin; "-" when none.
