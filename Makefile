@@ -217,8 +217,8 @@ print-CHECK_BACKGROUND:
 # with systemd, against initramfs-tools and stock dracut) and bench/memory
 # (the smallest -m that boots, by bisection: the slowest, about 30 min),
 # and bench/network (what ip=dhcp and SSH cost the initramfs phase), and
-# bench/stacked (LVM, LUKS2 and LUKS2 -> LVM against plain ext4), each
-# into build/bench/NAME/.  Each also writes its block of bench/RESULTS.md
+# bench/stacked (LVM, LUKS2 and LUKS2 -> LVM against plain ext4), into
+# build/bench/NAME/.  Each also writes its block of bench/RESULTS.md
 # (the latest figures, the date, the machine, the command; the notes
 # around the blocks are kept): commit it with what the figures measure.
 # BENCH=run|debian|memory|network|stacked runs one of them.
