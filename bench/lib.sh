@@ -2,12 +2,13 @@
 # shellcheck shell=bash
 # bench/lib.sh: what the benchmarks share.  bench/run, debian, memory,
 # network and stacked source it, having set ME (the prefix of their
-# messages) and VM_TIMEOUT (s a boot): the paths, die, the statistics (spread, median) and the ratios
-# with their verdicts, one boot through qemu/run-vm, the inputs they
-# build (an ext4 root, a cpio archive, dracut with this tree's module),
-# the readers of a guest's console log, and the writer of their block
-# of bench/RESULTS.md.  It sources nothing of tests/: the helpers below
-# that the tests have too are the few lines a benchmark needs of them.
+# messages) and VM_TIMEOUT (s a boot): the paths, die, the statistics
+# (spread, median) and the ratios with their verdicts, one boot through
+# qemu/run-vm, the inputs they build (an ext4 root, a cpio archive,
+# dracut with this tree's module), the readers of a guest's console
+# log, and the writer of their block of bench/RESULTS.md.  It sources
+# nothing of tests/: the helpers below that the tests have too are the
+# few lines a benchmark needs of them.
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
