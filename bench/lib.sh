@@ -234,15 +234,18 @@ dracut_rescue() {
 		{ warn "dracut --add devtmpfs-rescue failed: $(tail -5 "$log")"; return 1; }
 }
 
-# The tests' library (tests/lib/lib.sh, or tests/lib.sh in a tree that
-# keeps it there), for bench/stacked, which makes its disks with the
-# test groups' own makers and caches: the one use of tests/ by bench/.
-tests_lib() {
-	if [ -r "$TOP/tests/lib/lib.sh" ]; then
-		echo "$TOP/tests/lib/lib.sh"
-	else
-		echo "$TOP/tests/lib.sh"
-	fi
+# tests_file PATH...: the first of PATHs (under tests/) that exists,
+# else the first: where a file of the tests is, in a tree with the
+# tests' folders (lib/, groups/, tools/) or without.  bench/stacked makes
+# its disks with the test groups' own makers and caches, and
+# bench/debian boots the tests' Debian root: the uses of tests/ by
+# bench/.
+tests_file() {
+	local p
+	for p; do
+		[ -e "$TOP/tests/$p" ] && { echo "$TOP/tests/$p"; return; }
+	done
+	echo "$TOP/tests/$1"
 }
 
 # ---- bench/RESULTS.md --------------------------------------------------
