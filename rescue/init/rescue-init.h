@@ -217,7 +217,6 @@ void modload_rest(const char *why);
 unsigned modload_legacy(const char *why);
 void modload_fs(const char *fstype);
 void modload_filesystems(void (*fn)(const char *name));
-bool modload_active(void);
 unsigned modload_loaded(void);
 int modload_request(const char *name);
 

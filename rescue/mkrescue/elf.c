@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-elf.c: tell a statically linked ELF executable from others. */
+/* elf.c: tell a statically linked ELF executable from others. */
 #include <elf.h>
 #include <endian.h>
 #include <errno.h>

@@ -24,14 +24,13 @@
  */
 static const char *const hostpath_image_dirs[] = { "bin", "sbin", "lib" };
 
-#define HOSTPATH_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define HOSTPATH_MAX_LINKS 40	/* as the kernel's ELOOP limit */
 
 static bool hostpath_is_image_dir(const char *path)
 {
 	size_t i;
 
-	for (i = 0; i < HOSTPATH_COUNT(hostpath_image_dirs); i++) {
+	for (i = 0; i < ARRAY_SIZE(hostpath_image_dirs); i++) {
 		if (!strcmp(path, hostpath_image_dirs[i]))
 			return true;
 	}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-image.c: the entry list as a cpio newc archive, via libarchive. */
+/* image.c: the entry list as a cpio newc archive, via libarchive. */
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
@@ -40,7 +40,7 @@ static bool image_in_toolkit(const struct list_entry *e)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(image_toolkit_paths) / sizeof(image_toolkit_paths[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(image_toolkit_paths); i++)
 		if (S_ISREG(e->mode) && !strcmp(e->path, image_toolkit_paths[i]))
 			return true;
 	return false;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-include.c: --include SRC:DST, a file or a directory tree. */
+/* include.c: --include SRC:DST, a file or a directory tree. */
 #include <errno.h>
 #include <fcntl.h>
 #include <fts.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-layout.c: the directories, nodes and /etc of every image. */
+/* layout.c: the directories, nodes and /etc of every image. */
 #include <string.h>
 
 #include "imagemark.h"
@@ -75,26 +75,25 @@ static const struct layout_node {
 	{ "dev/console", 0600, 5, 1 },
 };
 
-#define LAYOUT_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 int layout_add(struct list *l)
 {
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < LAYOUT_COUNT(layout_dirs); i++)
+	for (i = 0; !err && i < ARRAY_SIZE(layout_dirs); i++)
 		err = list_add_dir(l, layout_dirs[i].path, layout_dirs[i].perm,
 				   LIST_DEFAULT, "layout");
-	for (i = 0; !err && i < LAYOUT_COUNT(layout_files); i++)
+	for (i = 0; !err && i < ARRAY_SIZE(layout_files); i++)
 		err = list_add_data(l, layout_files[i].path, 0644,
 				    layout_files[i].data,
 				    strlen(layout_files[i].data),
 				    LIST_DEFAULT, "layout");
-	for (i = 0; !err && i < LAYOUT_COUNT(layout_links); i++)
+	for (i = 0; !err && i < ARRAY_SIZE(layout_links); i++)
 		err = list_add_symlink(l, layout_links[i].path,
 				       layout_links[i].target, LIST_DEFAULT,
 				       "layout");
-	for (i = 0; !err && i < LAYOUT_COUNT(layout_nodes); i++)
+	for (i = 0; !err && i < ARRAY_SIZE(layout_nodes); i++)
 		err = list_add_chardev(l, layout_nodes[i].path,
 				       layout_nodes[i].perm,
 				       layout_nodes[i].major,

@@ -26,7 +26,6 @@ struct ldpath_obj {
 	struct elfdeps d;
 };
 
-#define LDPATH_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The multiarch tuple of Debian for an ELF machine and class. */
 static const char *ldpath_tuple(const struct elfdeps *d)

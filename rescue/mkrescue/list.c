@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-list.c: the image's entries, sorted by path and numbered. */
+/* list.c: the image's entries, sorted by path and numbered. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "arraysize.h"
+
 /*
  * Every function below returns 0 (or a count) on success and -errno on
  * failure.  A function that fails has already printed the one line that
@@ -15,12 +17,12 @@
  * up, and main() decides that it is fatal.
  */
 
-/* mkrescue-msg.c */
+/* msg.c */
 extern bool msg_verbose_on;
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* mkrescue-buf.c: growable byte buffers and whole-file reads */
+/* buf.c: growable byte buffers and whole-file reads */
 struct buf {
 	char *data;
 	size_t len;
@@ -33,7 +35,7 @@ void buf_free(struct buf *b);
 /* Reads all of PATH, NUL-terminated; -errno without a message. */
 int buf_read_file(struct buf *b, const char *path);
 
-/* mkrescue-list.c: the image's entries, sorted and numbered at the end */
+/* list.c: the image's entries, sorted and numbered at the end */
 enum list_rank {
 	LIST_WEAK,	/* implicit parent dirs, busybox applet links */
 	LIST_DEFAULT,	/* the fixed layout: /etc files, /dev/console */
@@ -76,7 +78,7 @@ int list_finish(struct list *l);
 const struct list_entry *list_find(const struct list *l, const char *path);
 void list_free(struct list *l);
 
-/* mkrescue-elf.c */
+/* elf.c */
 /* Checks that PATH is an executable, statically linked ELF file. */
 int elf_check_static(const char *path, const char *role, uint64_t *size);
 
@@ -140,10 +142,10 @@ int hostpath_add(struct hostpath *hp, struct list *l, const char *path,
 		 const char *why);
 void hostpath_free(struct hostpath *hp);
 
-/* mkrescue-layout.c: the fixed directories and /etc of every image */
+/* layout.c: the fixed directories and /etc of every image */
 int layout_add(struct list *l);
 
-/* mkrescue-programs.c: /init, busybox and its applets, e2fsck */
+/* programs.c: /init, busybox and its applets, e2fsck */
 /* The relative link target from image path PATH to TARGET; NULL: ENOMEM. */
 char *programs_link_target(const char *path, const char *target);
 int programs_add_init(struct list *l, const char *init);
@@ -151,7 +153,7 @@ int programs_add_busybox(struct list *l, const char *busybox);
 /* E2FSCK may be missing unless REQUIRED; then 0 and nothing added. */
 int programs_add_e2fsck(struct list *l, const char *e2fsck, bool required);
 
-/* mkrescue-include.c: --include SRC:DST */
+/* include.c: --include SRC:DST */
 int include_add(struct list *l, const char *spec);
 
 /*
@@ -165,7 +167,7 @@ int ssh_add(struct list *l, struct hostpath *hp, const char *authorized_keys,
 /* Unless REQUIRED, a tool the host does not have is left out. */
 int storage_add(struct list *l, struct hostpath *hp, bool required);
 
-/* mkrescue-moddb.c: modules.dep, .alias, .softdep and .builtin of a kernel */
+/* moddb.c: modules.dep, .alias, .softdep and .builtin of a kernel */
 struct moddb;
 struct moddb_module {
 	char *name;		/* normalized: '-' is '_' */
@@ -189,12 +191,12 @@ bool moddb_alias_is_builtin(const struct moddb *db, const char *name);
 /* The softdep names of module I, pre: and post: together. */
 size_t moddb_softdeps(const struct moddb *db, size_t i, const char ***names);
 
-/* mkrescue-prune.c: the index files, cut to the shipped modules */
+/* prune.c: the index files, cut to the shipped modules */
 int prune_dep(struct moddb *db, struct buf *out);
 int prune_alias(struct moddb *db, struct buf *out);
 int prune_softdep(struct moddb *db, struct buf *out);
 
-/* mkrescue-modules.c: the module list, resolved and added to the image */
+/* modules.c: the module list, resolved and added to the image */
 struct modules_request {
 	const char *kver;		/* the directory name in the image */
 	const char *kmoddir;		/* where the modules are on the host */
@@ -213,7 +215,7 @@ typedef int hostonly_fn(void *ctx, const char *name_or_alias, const char *why);
 int hostonly_walk(const char *sysfs, const char *mounts, hostonly_fn *fn,
 		  void *ctx);
 
-/* mkrescue-image.c: the cpio newc archive, through libarchive */
+/* image.c: the cpio newc archive, through libarchive */
 enum image_compress {
 	IMAGE_NONE,
 	IMAGE_GZIP,

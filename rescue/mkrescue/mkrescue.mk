@@ -24,7 +24,7 @@ MKRESCUE_TEST_INIT = $(MKRESCUE_OBJDIR)/test-init
 MKRESCUE_CFLAGS   := -Irescue/lib $(shell pkg-config --cflags libarchive libelf liblzma)
 # libarchive static by default: the shared one loads 12 libraries
 # (libxml2, ICU and libstdc++ among them) for formats mkrescue never
-# writes, 4-5 ms of its 45 (hyperfine, 2026-12-06); the static archive
+# writes, a tenth of its run time (docs/decisions.md); the static archive
 # brings the cpio writer and the gzip and zstd filters, which still link
 # libz and libzstd.  MKRESCUE_LIBARCHIVE=shared links the shared one, as
 # the Debian package does (debian/rules): a libarchive security update

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-modules.c: the module list, resolved and added to the image. */
+/* modules.c: the module list, resolved and added to the image. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +17,11 @@
  * checked now, before anything is written.
  *
  * Compressed modules (.ko.xz of Debian's 6.12) are shipped as they are,
- * for rescue-init's finit_module(MODULE_INIT_COMPRESSED_FILE).  Shipping
- * them decompressed was measured (TCG, 6.12, default set, 3 boots
- * each, interleaved): the image grew 21.2 -> 23.4 MB, and the kernel,
- * which unpacks every shipped module (57.6 MB decompressed against
- * 10.6 MB of .ko.xz) but loads a dozen, reached /init ~3.8 s later
- * (medians 8.9 -> 12.7 s); the loads gained ~0.2 s (ext4 0.91 -> 0.76
- * s).  Only a kernel without CONFIG_MODULE_DECOMPRESS needs .ko files.
+ * for rescue-init's finit_module(MODULE_INIT_COMPRESSED_FILE): the
+ * kernel unpacks every shipped module but loads a dozen, so decompressed
+ * ones cost the boot far more than the loads gain (docs/decisions.md,
+ * "mkrescue").  Only a kernel without CONFIG_MODULE_DECOMPRESS needs .ko
+ * files.
  */
 
 struct modules_ctx {
@@ -254,7 +252,7 @@ static int modules_add_indexes(struct modules_ctx *ctx)
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < sizeof(pruned) / sizeof(pruned[0]); i++) {
+	for (i = 0; !err && i < ARRAY_SIZE(pruned); i++) {
 		struct buf data = { 0 }, dst = { 0 };
 
 		err = pruned[i].write(ctx->db, &data);
@@ -270,7 +268,7 @@ static int modules_add_indexes(struct modules_ctx *ctx)
 		buf_free(&data);
 		buf_free(&dst);
 	}
-	for (i = 0; !err && i < sizeof(copied) / sizeof(copied[0]); i++) {
+	for (i = 0; !err && i < ARRAY_SIZE(copied); i++) {
 		struct buf src = { 0 }, dst = { 0 };
 		struct stat st;
 
@@ -330,7 +328,7 @@ int modules_add(struct list *l, const struct modules_request *req)
 	 * cannot read .ko.xz (Debian's 6.12), rescue-init can, and loads
 	 * and unloads for the shell as insmod and rmmod too.
 	 */
-	for (i = 0; !err && i < sizeof(modules_tools) / sizeof(modules_tools[0]); i++)
+	for (i = 0; !err && i < ARRAY_SIZE(modules_tools); i++)
 		err = list_add_symlink(l, modules_tools[i], "../init", LIST_OWN,
 				       "rescue-init as a module tool");
 	if (!err)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-msg.c: the error line and the --verbose lines, on stderr. */
+/* msg.c: the error line and the --verbose lines, on stderr. */
 #include <stdarg.h>
 #include <stdio.h>
 

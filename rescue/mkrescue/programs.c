@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkrescue-programs.c: /init, busybox with its applet links, e2fsck. */
+/* programs.c: /init, busybox with its applet links, e2fsck. */
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -25,7 +25,6 @@ static const char *const programs_fsck_links[] = {
 	"sbin/fsck.ext4",
 };
 
-#define PROGRAMS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 char *programs_link_target(const char *path, const char *target)
 {
@@ -80,7 +79,7 @@ int programs_add_init(struct list *l, const char *init)
 		err = list_add_file(l, "init", 0755, init, size, LIST_OWN, "--init");
 	if (!err)
 		err = programs_add_links(l, programs_init_links,
-					 PROGRAMS_COUNT(programs_init_links),
+					 ARRAY_SIZE(programs_init_links),
 					 "init", LIST_OWN, "rescue-init program");
 	return err;
 }
@@ -212,7 +211,7 @@ int programs_add_e2fsck(struct list *l, const char *e2fsck, bool required)
 				    LIST_OWN, "--e2fsck");
 	if (!err)
 		err = programs_add_links(l, programs_fsck_links,
-					 PROGRAMS_COUNT(programs_fsck_links),
+					 ARRAY_SIZE(programs_fsck_links),
 					 "sbin/e2fsck", LIST_OWN, "e2fsck link");
 	return err;
 }

@@ -50,7 +50,7 @@ static int ssh_check_keys(const char *path, const char *text)
 	}
 	for (line = text; line && *line; line = strchr(line, '\n'),
 	     line = line ? line + 1 : NULL)
-		for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(types); i++)
 			if (strstr(line, types[i]) &&
 			    (size_t)(strstr(line, types[i]) - line) <
 			    strcspn(line, "\n"))

@@ -81,7 +81,6 @@ static const struct storage_conf {
 	{ "etc/mdadm/mdadm.conf", storage_mdadm_conf },
 };
 
-#define STORAGE_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Each command as the host has it, a link to lvm. */
 static int storage_add_lvm_links(struct list *l, struct hostpath *hp,
@@ -90,7 +89,7 @@ static int storage_add_lvm_links(struct list *l, struct hostpath *hp,
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < STORAGE_COUNT(storage_lvm_links); i++) {
+	for (i = 0; !err && i < ARRAY_SIZE(storage_lvm_links); i++) {
 		char path[64];
 		struct stat st;
 
@@ -115,7 +114,7 @@ static int storage_add_programs(struct list *l, struct hostpath *hp,
 	ldpath_init(&lp, NULL);
 	err = ldconf_read_depth(&conf, "/etc/ld.so.conf", 0);
 	lp.conf = &conf;
-	for (i = 0; !err && i < STORAGE_COUNT(storage_programs); i++) {
+	for (i = 0; !err && i < ARRAY_SIZE(storage_programs); i++) {
 		const char *p = storage_programs[i];
 		struct stat st;
 
@@ -144,7 +143,7 @@ int storage_add(struct list *l, struct hostpath *hp, bool required)
 	int err;
 
 	err = storage_add_programs(l, hp, required);
-	for (i = 0; !err && i < STORAGE_COUNT(storage_confs); i++)
+	for (i = 0; !err && i < ARRAY_SIZE(storage_confs); i++)
 		err = list_add_data(l, storage_confs[i].path, 0644,
 				    storage_confs[i].data,
 				    strlen(storage_confs[i].data), LIST_DEFAULT,

@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "arraysize.h"
 #include "rescue-init.h"
 
 /* Below kernel/drivers/: where block devices and their buses come from. */
@@ -60,11 +61,10 @@ static const char *const later_files[] = {
  * PC chipset before AHCI has one, and so has QEMU's i440fx PC, always.
  * ata_piix's probe resets each port (libata sleeps 100 ms and more per
  * reset) and, probed asynchronously, takes the one CPU from the loads
- * after it: under TCG virtio_pci_legacy_dev took 176 ms beside it and
- * 3.6 ms without it.  A root behind them (a PATA disk, an ICH SATA port
- * in IDE mode, QEMU's -hda) is still found: rootfind.c loads them as
- * soon as the root is not among the devices of the queued uevents,
- * before it waits for more.
+ * after it (docs/decisions.md, "mkrescue").  A root behind them (a
+ * PATA disk, an ICH SATA port in IDE mode, QEMU's -hda) is still found:
+ * rootfind.c loads them as soon as the root is not among the devices of
+ * the queued uevents, before it waits for more.
  */
 static const char *const legacy_files[] = {
 	"ata/ata_generic.ko", "ata/ata_piix.ko", "ata/pata_",
@@ -103,13 +103,13 @@ enum modclass coldplug_class(const char *path)
 		return MODCLASS_LATER;
 	path += sizeof(drivers) - 1;
 	for (i = 0; !floppy_root &&
-		    i < sizeof(later_files) / sizeof(later_files[0]); i++)
+		    i < ARRAY_SIZE(later_files); i++)
 		if (!strncmp(path, later_files[i], strlen(later_files[i])))
 			return MODCLASS_LATER;
-	for (i = 0; i < sizeof(legacy_files) / sizeof(legacy_files[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(legacy_files); i++)
 		if (!strncmp(path, legacy_files[i], strlen(legacy_files[i])))
 			return MODCLASS_LEGACY;
-	for (i = 0; i < sizeof(boot_dirs) / sizeof(boot_dirs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(boot_dirs); i++)
 		if (below(path, boot_dirs[i]))
 			return MODCLASS_BOOT;
 	if (below(path, "net"))
@@ -158,7 +158,7 @@ bool coldplug_async(const char *path)
 	if (strncmp(path, drivers, sizeof(drivers) - 1))
 		return true;
 	path += sizeof(drivers) - 1;
-	for (i = 0; i < sizeof(sync_dirs) / sizeof(sync_dirs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(sync_dirs); i++)
 		if (below(path, sync_dirs[i]))
 			return false;
 	return true;

@@ -98,11 +98,6 @@ int modload_init(const struct cmdline *c)
 	return 0;
 }
 
-bool modload_active(void)
-{
-	return modules_active;
-}
-
 unsigned modload_loaded(void)
 {
 	return modules_loaded;
