@@ -228,8 +228,12 @@ bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 
 # What make install writes, relative to $(DESTDIR); uninstall removes
 # exactly these, then the directories of ours that are left empty.
+# The data files of rescue/share/ go to PKGDATADIR, where mkrescue
+# (MKRESCUE_DATADIR) and the dracut module (@PKGDATADIR@) read them.
+SHARE_FILES = lvm.conf mdadm.conf
 INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
-	$(PKGDATADIR)/modules.list $(MANDIR)/man8/rescue-init.8 \
+	$(PKGDATADIR)/modules.list $(addprefix $(PKGDATADIR)/,$(SHARE_FILES)) \
+	$(MANDIR)/man8/rescue-init.8 \
 	$(MANDIR)/man8/mkrescue.8 $(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh
 
 # mkrescue is rebuilt for installation, with the installed paths of
@@ -241,15 +245,17 @@ install: $(BUILD)/rescue-init
 	flock $(BUILD)/install/.lock $(MAKE) --no-print-directory BUILD=$(BUILD)/install \
 		MKRESCUE_INIT=$(PKGLIBDIR)/rescue-init \
 		MKRESCUE_MODULE_LIST=$(PKGDATADIR)/modules.list \
+		MKRESCUE_DATADIR=$(PKGDATADIR) \
 		MKRESCUE_DEFAULT_SSH_HOST_KEY=$(RESCUE_SSH_HOST_KEY) $(BUILD)/install/mkrescue
 	install -D -m 0755 $(BUILD)/rescue-init $(DESTDIR)$(PKGLIBDIR)/rescue-init
 	install -D -m 0755 $(BUILD)/install/mkrescue $(DESTDIR)$(SBINDIR)/mkrescue
 	install -D -m 0644 rescue/mkrescue/modules.list $(DESTDIR)$(PKGDATADIR)/modules.list
+	install -m 0644 $(addprefix rescue/share/,$(SHARE_FILES)) $(DESTDIR)$(PKGDATADIR)/
 	install -D -m 0644 rescue/init/rescue-init.8 $(DESTDIR)$(MANDIR)/man8/rescue-init.8
 	install -D -m 0644 rescue/mkrescue/mkrescue.8 $(DESTDIR)$(MANDIR)/man8/mkrescue.8
 	install -d $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue
 	sed -e 's|@RESCUE_INIT@|$(PKGLIBDIR)/rescue-init|' \
-	    -e 's|@MODULE_LIST@|$(PKGDATADIR)/modules.list|' \
+	    -e 's|@PKGDATADIR@|$(PKGDATADIR)|' \
 	    -e 's|@SSH_HOST_KEY@|$(RESCUE_SSH_HOST_KEY)|' \
 	    dracut-module/99devtmpfs-rescue/module-setup.sh \
 	    >$(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh.tmp

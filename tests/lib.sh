@@ -321,7 +321,7 @@ dracut_in_tree() { # kver dest out log [dracut options]
 	shift 4
 	dracutbasedir=$dest.dracutbase \
 		DEVTMPFS_RESCUE_INIT=$dest/usr/lib/devtmpfs-rescue/rescue-init \
-		DEVTMPFS_RESCUE_MODULE_LIST=$dest/usr/share/devtmpfs-rescue/modules.list \
+		DEVTMPFS_RESCUE_DATADIR=$dest/usr/share/devtmpfs-rescue \
 		DEVTMPFS_RESCUE_SSH_HOST_KEY=${DEVTMPFS_RESCUE_SSH_HOST_KEY:-$T/ssh_host_ed25519_key} \
 		dracut --force --kver "$kver" \
 		${DRACUT_TEST_COMPRESS:+--compress "$DRACUT_TEST_COMPRESS"} \

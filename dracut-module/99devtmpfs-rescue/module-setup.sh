@@ -9,15 +9,21 @@
 
 # make install replaces these with the installed paths.
 rescue_init_installed=@RESCUE_INIT@
-module_list_installed=@MODULE_LIST@
+datadir_installed=@PKGDATADIR@
 ssh_host_key_installed=@SSH_HOST_KEY@
 
 rescue_init_path() {
     echo "${DEVTMPFS_RESCUE_INIT:-$rescue_init_installed}"
 }
 
+# The data files of rescue/share/, as make install puts them: the
+# module list, the storage tools' configuration.
+datadir_path() {
+    echo "${DEVTMPFS_RESCUE_DATADIR:-$datadir_installed}"
+}
+
 module_list_path() {
-    echo "${DEVTMPFS_RESCUE_MODULE_LIST:-$module_list_installed}"
+    echo "${DEVTMPFS_RESCUE_MODULE_LIST:-$(datadir_path)/modules.list}"
 }
 
 # The rescue system's persistent SSH host key, mkrescue's (mkrescue(8)).
@@ -63,33 +69,19 @@ devtmpfs_rescue_modules_in() {
         awk -v s="$1" '$1 !~ /^#/ && $2 == s { printf "%s%s", n++ ? " " : "", $1 }'
 }
 
-# No udev under rescue-init: the tools' configuration says so, the
-# same settings as mkrescue's (rescue/mkrescue/storage.c, mkrescue(8)):
-# for lvm also no hints file (it would be left in /run/lvm for the
-# root), synchronous reads (lvm falls back from AIO with a warning on
-# a kernel without it) and no D-Bus notification (there is no bus).
+# No udev under rescue-init: the tools' configuration says so, mkrescue's
+# files (rescue/share/lvm.conf and mdadm.conf, mkrescue(8)).
 devtmpfs_rescue_conf() { # tool
+    local conf
     case $1 in
-        lvm)
-            mkdir -p "$initdir/etc/lvm"
-            printf '%s\n' '# /etc/lvm/lvm.conf of devtmpfs-rescue: no udev, no daemons.' \
-                'devices {' '	obtain_device_list_from_udev = 0' \
-                '	external_device_info_source = "none"' '	use_devicesfile = 0' \
-                '	hints = "none"' '}' \
-                'activation {' '	udev_sync = 0' '	udev_rules = 0' \
-                '	verify_udev_operations = 0' '	monitoring = 0' '}' \
-                'global {' '	use_lvmpolld = 0' '	use_aio = 0' '	notify_dbus = 0' '}' \
-                >"$initdir/etc/lvm/lvm.conf"
-            ;;
-        mdadm)
-            mkdir -p "$initdir/etc/mdadm"
-            printf '%s\n' '# /etc/mdadm/mdadm.conf of devtmpfs-rescue.' \
-                '# No udev here: mdadm creates the /dev/md* nodes itself.' \
-                'DEVICE partitions containers' 'HOMEHOST <ignore>' 'AUTO +all' \
-                'CREATE owner=root group=disk mode=0660 auto=yes' \
-                >"$initdir/etc/mdadm/mdadm.conf"
-            ;;
+        lvm) conf=lvm.conf ;;
+        mdadm) conf=mdadm.conf ;;
+        *) return 0 ;;
     esac
+    inst_simple "$(datadir_path)/$conf" "/etc/$1/$conf" || {
+        dfatal "devtmpfs-rescue: unable to install $(datadir_path)/$conf: set DEVTMPFS_RESCUE_DATADIR or run make install"
+        return 1
+    }
 }
 
 # Fails, in one line naming them, for the modules of the image whose
@@ -106,7 +98,7 @@ devtmpfs_rescue_layers_install() {
         supported+=" $mod"
         if [[ $tool != - ]]; then
             inst_multiple "$tool" || return 1
-            devtmpfs_rescue_conf "$tool"
+            devtmpfs_rescue_conf "$tool" || return 1
         fi
     done < <(devtmpfs_rescue_layers)
     if [[ $refused ]]; then

@@ -18,6 +18,10 @@
 #ifndef MKRESCUE_DEFAULT_INIT
 #define MKRESCUE_DEFAULT_INIT "/usr/local/lib/devtmpfs-rescue/rescue-init"
 #endif
+/* Where the data files are: rescue/share/ of the tree, or installed. */
+#ifndef MKRESCUE_DATADIR
+#define MKRESCUE_DATADIR "/usr/local/share/devtmpfs-rescue"
+#endif
 #ifndef MKRESCUE_DEFAULT_MODULE_LIST
 #define MKRESCUE_DEFAULT_MODULE_LIST "/usr/local/lib/devtmpfs-rescue/modules.list"
 #endif
@@ -148,7 +152,8 @@ static int gather(struct list *l, const struct options *o)
 	/* By default with modules: a stock kernel is a distribution's. */
 	if (!err && (o->storage == OPTIONS_STORAGE_ON ||
 		     (o->storage == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
-		err = storage_add(l, &hp, o->storage == OPTIONS_STORAGE_ON);
+		err = storage_add(l, &hp, o->storage == OPTIONS_STORAGE_ON,
+				  MKRESCUE_DATADIR);
 	if (!err && o->ssh_keys)
 		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key,
 			      o->ssh_default_host_key);

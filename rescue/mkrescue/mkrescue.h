@@ -164,8 +164,10 @@ int ssh_add(struct list *l, struct hostpath *hp, const char *authorized_keys,
 	    const char *host_key, const char *default_key);
 
 /* storage.c: mdadm, cryptsetup, lvm, dmsetup, btrfs and their /etc */
-/* Unless REQUIRED, a tool the host does not have is left out. */
-int storage_add(struct list *l, struct hostpath *hp, bool required);
+/* Unless REQUIRED, a tool the host does not have is left out; the
+ * tools' configuration files come from DATADIR (rescue/share/). */
+int storage_add(struct list *l, struct hostpath *hp, bool required,
+		const char *datadir);
 
 /* moddb.c: modules.dep, .alias, .softdep and .builtin of a kernel */
 struct moddb;

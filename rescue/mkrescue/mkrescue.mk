@@ -10,6 +10,9 @@ MKRESCUE_VERSION     ?= $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/chan
 # `make install` builds them with the installed paths.
 MKRESCUE_INIT        ?= $(abspath $(BUILD))/rescue-init
 MKRESCUE_MODULE_LIST ?= $(abspath rescue/mkrescue/modules.list)
+# The data files (rescue/share/: the storage tools' configuration):
+# read from the tree, until `make install` builds it with PKGDATADIR.
+MKRESCUE_DATADIR     ?= $(abspath rescue/share)
 # The rescue system's persistent SSH host key (--ssh-authorized-keys
 # without --ssh-host-key), made there on first use: in the build
 # directory for a development build, so that no test writes the
@@ -41,6 +44,7 @@ endif
 MKRESCUE_DEFINES   = -DMKRESCUE_VERSION='"$(MKRESCUE_VERSION)"' \
 	-DMKRESCUE_DEFAULT_INIT='"$(MKRESCUE_INIT)"' \
 	-DMKRESCUE_DEFAULT_MODULE_LIST='"$(MKRESCUE_MODULE_LIST)"' \
+	-DMKRESCUE_DATADIR='"$(MKRESCUE_DATADIR)"' \
 	-DMKRESCUE_DEFAULT_SSH_HOST_KEY='"$(MKRESCUE_DEFAULT_SSH_HOST_KEY)"'
 
 # The storage tools (--storage) and the libelf mkrescue reads them with;
@@ -92,7 +96,8 @@ $(MKRESCUE_OBJDIR)/main.o: $(MKRESCUE_OBJDIR)/defaults
 $(MKRESCUE_OBJDIR)/defaults: mkrescue-defines-check
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(MKRESCUE_VERSION)' '$(MKRESCUE_INIT)' \
-		'$(MKRESCUE_MODULE_LIST)' '$(MKRESCUE_DEFAULT_SSH_HOST_KEY)' >$@.tmp
+		'$(MKRESCUE_MODULE_LIST)' '$(MKRESCUE_DATADIR)' \
+		'$(MKRESCUE_DEFAULT_SSH_HOST_KEY)' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # Static like rescue-init; not with $(CFLAGS), which may hold sanitizers.

@@ -33,54 +33,29 @@ static const char *const storage_lvm_links[] = {
 };
 
 /*
- * No udev in the image: LVM makes its /dev nodes itself and waits for
- * no udev event; no daemon (lvmpolld, dmeventd) runs.  No hints file
- * (it would be left in /run/lvm), synchronous reads (the patched
- * kernel has no AIO: lvm would try, then say it falls back), no D-Bus
- * notification (there is no bus).  The names are those of lvm.conf(5)
- * of lvm2 2.03.16 (use_lvmetad is gone since 2.03).
+ * The storage tools' configuration, files of the data directory
+ * (rescue/share/, installed beside modules.list), shipped as they are;
+ * the dracut module installs the same files.
+ *
+ * lvm.conf: no udev in the image: LVM makes its /dev nodes itself and
+ * waits for no udev event; no daemon (lvmpolld, dmeventd) runs.  No
+ * hints file (it would be left in /run/lvm), synchronous reads (the
+ * patched kernel has no AIO: lvm would try, then say it falls back), no
+ * D-Bus notification (there is no bus).  The names are those of
+ * lvm.conf(5) of lvm2 2.03.16 (use_lvmetad is gone since 2.03).
+ *
+ * mdadm.conf: mdadm waits for udev only when /run/udev exists and
+ * MDADM_NO_UDEV is unset: never in this image, where it makes the
+ * /dev/md nodes itself.  Arrays of any host assemble under their own
+ * names (HOMEHOST <ignore>).
  */
-static const char storage_lvm_conf[] =
-	"# /etc/lvm/lvm.conf of the devtmpfs-rescue image: no udev, no daemons.\n"
-	"devices {\n"
-	"\tobtain_device_list_from_udev = 0\n"
-	"\texternal_device_info_source = \"none\"\n"
-	"\tuse_devicesfile = 0\n"
-	"\thints = \"none\"\n"
-	"}\n"
-	"activation {\n"
-	"\tudev_sync = 0\n"
-	"\tudev_rules = 0\n"
-	"\tverify_udev_operations = 0\n"
-	"\tmonitoring = 0\n"
-	"}\n"
-	"global {\n"
-	"\tuse_lvmpolld = 0\n"
-	"\tuse_aio = 0\n"
-	"\tnotify_dbus = 0\n"
-	"}\n";
-
-/*
- * mdadm waits for udev only when /run/udev exists and MDADM_NO_UDEV is
- * unset: never in this image, where it makes the /dev/md nodes itself.
- * Arrays of any host assemble under their own names (HOMEHOST <ignore>).
- */
-static const char storage_mdadm_conf[] =
-	"# /etc/mdadm/mdadm.conf of the devtmpfs-rescue image.\n"
-	"# No udev here: mdadm creates the /dev/md* nodes itself.\n"
-	"DEVICE partitions containers\n"
-	"HOMEHOST <ignore>\n"
-	"AUTO +all\n"
-	"CREATE owner=root group=disk mode=0660 auto=yes\n";
-
 static const struct storage_conf {
-	const char *path;
-	const char *data;
+	const char *path;	/* in the image */
+	const char *name;	/* in the data directory */
 } storage_confs[] = {
-	{ "etc/lvm/lvm.conf", storage_lvm_conf },
-	{ "etc/mdadm/mdadm.conf", storage_mdadm_conf },
+	{ "etc/lvm/lvm.conf", "lvm.conf" },
+	{ "etc/mdadm/mdadm.conf", "mdadm.conf" },
 };
-
 
 /* Each command as the host has it, a link to lvm. */
 static int storage_add_lvm_links(struct list *l, struct hostpath *hp,
@@ -137,16 +112,37 @@ static int storage_add_programs(struct list *l, struct hostpath *hp,
 	return err;
 }
 
-int storage_add(struct list *l, struct hostpath *hp, bool required)
+/* DATADIR/NAME as the image's PATH. */
+static int storage_add_conf(struct list *l, const char *datadir,
+			    const struct storage_conf *c)
+{
+	struct buf path = { 0 }, text = { 0 };
+	int err;
+
+	err = buf_printf(&path, "%s/%s", datadir, c->name);
+	if (err) {
+		msg_error("unable to add /%s: out of memory", c->path);
+		return err;
+	}
+	err = buf_read_file(&text, path.data);
+	if (err)
+		msg_error("unable to read %s: %s", path.data, strerror(-err));
+	else
+		err = list_add_data(l, c->path, 0644, text.data, text.len,
+				    LIST_DEFAULT, "storage configuration");
+	buf_free(&text);
+	buf_free(&path);
+	return err;
+}
+
+int storage_add(struct list *l, struct hostpath *hp, bool required,
+		const char *datadir)
 {
 	size_t i;
 	int err;
 
 	err = storage_add_programs(l, hp, required);
 	for (i = 0; !err && i < ARRAY_SIZE(storage_confs); i++)
-		err = list_add_data(l, storage_confs[i].path, 0644,
-				    storage_confs[i].data,
-				    strlen(storage_confs[i].data), LIST_DEFAULT,
-				    "storage configuration");
+		err = storage_add_conf(l, datadir, &storage_confs[i]);
 	return err;
 }
