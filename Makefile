@@ -230,26 +230,24 @@ bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 # exactly these, then the directories of ours that are left empty.
 # The data files of rescue/share/ go to PKGDATADIR, where mkrescue
 # (MKRESCUE_DATADIR) and the dracut module (@PKGDATADIR@) read them.
-SHARE_FILES = lvm.conf mdadm.conf
+SHARE_FILES = modules.list lvm.conf mdadm.conf
 INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
-	$(PKGDATADIR)/modules.list $(addprefix $(PKGDATADIR)/,$(SHARE_FILES)) \
-	$(MANDIR)/man8/rescue-init.8 \
+	$(addprefix $(PKGDATADIR)/,$(SHARE_FILES)) $(MANDIR)/man8/rescue-init.8 \
 	$(MANDIR)/man8/mkrescue.8 $(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh
 
 # mkrescue is rebuilt for installation, with the installed paths of
-# rescue-init and the module list as its defaults.
+# rescue-init and the data files as its defaults.
 # The lock: tests of groups that run side by side install into their own
 # DESTDIRs, but all through this one $(BUILD)/install.
 install: $(BUILD)/rescue-init
 	mkdir -p $(BUILD)/install
 	flock $(BUILD)/install/.lock $(MAKE) --no-print-directory BUILD=$(BUILD)/install \
 		MKRESCUE_INIT=$(PKGLIBDIR)/rescue-init \
-		MKRESCUE_MODULE_LIST=$(PKGDATADIR)/modules.list \
 		MKRESCUE_DATADIR=$(PKGDATADIR) \
 		MKRESCUE_DEFAULT_SSH_HOST_KEY=$(RESCUE_SSH_HOST_KEY) $(BUILD)/install/mkrescue
 	install -D -m 0755 $(BUILD)/rescue-init $(DESTDIR)$(PKGLIBDIR)/rescue-init
 	install -D -m 0755 $(BUILD)/install/mkrescue $(DESTDIR)$(SBINDIR)/mkrescue
-	install -D -m 0644 rescue/mkrescue/modules.list $(DESTDIR)$(PKGDATADIR)/modules.list
+	install -d $(DESTDIR)$(PKGDATADIR)
 	install -m 0644 $(addprefix rescue/share/,$(SHARE_FILES)) $(DESTDIR)$(PKGDATADIR)/
 	install -D -m 0644 rescue/init/rescue-init.8 $(DESTDIR)$(MANDIR)/man8/rescue-init.8
 	install -D -m 0644 rescue/mkrescue/mkrescue.8 $(DESTDIR)$(MANDIR)/man8/mkrescue.8

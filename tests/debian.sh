@@ -35,7 +35,7 @@ debian_dracut() {
 	key=$({
 		echo "$kver $*"
 		cat "$BUILD/rescue-init" "$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" \
-			"$TOP"/rescue/mkrescue/modules.list "$TOP"/rescue/share/* "$TOP/Makefile"
+			"$TOP"/rescue/share/* "$TOP/Makefile"
 	} | sha256sum | cut -c1-16)
 	dir=$DEBIAN_CACHE_TOP/$name-$kver
 	img=$dir/$key.img

@@ -35,7 +35,7 @@ dracut_cache() {
 	key=$({
 		echo "$kver $DRACUT_IMAGE_MODULES"
 		cat "$BUILD/rescue-init" "$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" \
-			"$TOP"/rescue/mkrescue/modules.list "$TOP"/rescue/share/* "$TOP/Makefile"
+			"$TOP"/rescue/share/* "$TOP/Makefile"
 	} | sha256sum | cut -c1-16)
 	echo "$DRACUT_CACHE_TOP/$kver/$key"
 }

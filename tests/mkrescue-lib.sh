@@ -10,7 +10,7 @@ MK_BUILD=$(cd "$BUILD" && pwd)
 MKRESCUE=$MK_BUILD/mkrescue
 # A static stand-in for rescue-init (tests/fixtures/test-init.c).
 MK_INIT=$MK_BUILD/obj/mkrescue/test-init
-MK_MODULE_LIST=$TOP/rescue/mkrescue/modules.list
+MK_MODULE_LIST=$TOP/rescue/share/modules.list
 E2FSCK_STATIC=/sbin/e2fsck.static
 
 # tests/run may pass a relative $T; the tests run inside it.

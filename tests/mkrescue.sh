@@ -250,7 +250,7 @@ stock_image_ships_storage_and_fs_modules() {
 		fail "unrelated modules shipped:" "$(head "$T/unrelated")"
 		return 1
 	fi
-	# rescue/mkrescue/modules.list names modules and directories; with
+	# rescue/share/modules.list names modules and directories; with
 	# their dependencies and soft dependencies they are 285 on Debian's
 	# 6.1 and 276 on 6.12.  400 leaves room for a kernel that adds
 	# drivers there, while a sound, graphics or network stack pulled in

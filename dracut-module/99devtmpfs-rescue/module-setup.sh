@@ -275,7 +275,7 @@ depends() {
 }
 
 # called by dracut: the block, bus and filesystem drivers of
-# rescue/mkrescue/modules.list; instmods applies dracut's hostonly rules, so a
+# rescue/share/modules.list; instmods applies dracut's hostonly rules, so a
 # hostonly image only gets those the host uses.
 installkernel() {
     local list mods

@@ -22,9 +22,7 @@
 #ifndef MKRESCUE_DATADIR
 #define MKRESCUE_DATADIR "/usr/local/share/devtmpfs-rescue"
 #endif
-#ifndef MKRESCUE_DEFAULT_MODULE_LIST
-#define MKRESCUE_DEFAULT_MODULE_LIST "/usr/local/lib/devtmpfs-rescue/modules.list"
-#endif
+#define MKRESCUE_DEFAULT_MODULE_LIST MKRESCUE_DATADIR "/modules.list"
 #ifndef MKRESCUE_DEFAULT_SSH_HOST_KEY
 #define MKRESCUE_DEFAULT_SSH_HOST_KEY "/etc/devtmpfs-rescue/ssh_host_ed25519_key"
 #endif

@@ -6,12 +6,11 @@
 # ---- settings ---------------------------------------------------------
 # The version is the package's: the first line of debian/changelog.
 MKRESCUE_VERSION     ?= $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
-# Compiled-in defaults of --init and --module-list: this build's, until
-# `make install` builds them with the installed paths.
+# Compiled-in defaults of --init and of the data directory (the files
+# of rescue/share/: modules.list, the default of --module-list, and the
+# storage tools' configuration): this build's, until `make install`
+# builds them with the installed paths (PKGLIBDIR, PKGDATADIR).
 MKRESCUE_INIT        ?= $(abspath $(BUILD))/rescue-init
-MKRESCUE_MODULE_LIST ?= $(abspath rescue/mkrescue/modules.list)
-# The data files (rescue/share/: the storage tools' configuration):
-# read from the tree, until `make install` builds it with PKGDATADIR.
 MKRESCUE_DATADIR     ?= $(abspath rescue/share)
 # The rescue system's persistent SSH host key (--ssh-authorized-keys
 # without --ssh-host-key), made there on first use: in the build
@@ -43,7 +42,6 @@ $(error MKRESCUE_LIBARCHIVE must be static or shared, not $(MKRESCUE_LIBARCHIVE)
 endif
 MKRESCUE_DEFINES   = -DMKRESCUE_VERSION='"$(MKRESCUE_VERSION)"' \
 	-DMKRESCUE_DEFAULT_INIT='"$(MKRESCUE_INIT)"' \
-	-DMKRESCUE_DEFAULT_MODULE_LIST='"$(MKRESCUE_MODULE_LIST)"' \
 	-DMKRESCUE_DATADIR='"$(MKRESCUE_DATADIR)"' \
 	-DMKRESCUE_DEFAULT_SSH_HOST_KEY='"$(MKRESCUE_DEFAULT_SSH_HOST_KEY)"'
 
@@ -96,8 +94,7 @@ $(MKRESCUE_OBJDIR)/main.o: $(MKRESCUE_OBJDIR)/defaults
 $(MKRESCUE_OBJDIR)/defaults: mkrescue-defines-check
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(MKRESCUE_VERSION)' '$(MKRESCUE_INIT)' \
-		'$(MKRESCUE_MODULE_LIST)' '$(MKRESCUE_DATADIR)' \
-		'$(MKRESCUE_DEFAULT_SSH_HOST_KEY)' >$@.tmp
+		'$(MKRESCUE_DATADIR)' '$(MKRESCUE_DEFAULT_SSH_HOST_KEY)' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # Static like rescue-init; not with $(CFLAGS), which may hold sanitizers.

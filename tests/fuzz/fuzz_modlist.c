@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_modlist.c: mkrescue's module list (the format of
- * rescue/mkrescue/modules.list) and its --add-module names, resolved by
+ * rescue/share/modules.list) and its --add-module names, resolved by
  * modules_add() against a small fixed module tree: the first 0xff-
  * separated part of the input is the list file, the next ones (up to
  * 16) are --add-module names.
