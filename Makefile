@@ -235,6 +235,10 @@ INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
 	$(addprefix $(PKGDATADIR)/,$(SHARE_FILES)) $(MANDIR)/man8/rescue-init.8 \
 	$(MANDIR)/man8/mkrescue.8 $(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh
 
+# The rescue shell's commands (links to rescue-init), for the dracut
+# module: the names of rescue/lib/contract.h.
+RESCUE_TOOL_NAMES = $(shell sed -n 's/^[#]define RESCUE_TOOL_[A-Z_]*[[:space:]]*"\([^"]*\)".*/\1/p' rescue/lib/contract.h)
+
 # mkrescue is rebuilt for installation, with the installed paths of
 # rescue-init and the data files as its defaults.
 # The lock: tests of groups that run side by side install into their own
@@ -255,6 +259,7 @@ install: $(BUILD)/rescue-init
 	sed -e 's|@RESCUE_INIT@|$(PKGLIBDIR)/rescue-init|' \
 	    -e 's|@PKGDATADIR@|$(PKGDATADIR)|' \
 	    -e 's|@SSH_HOST_KEY@|$(RESCUE_SSH_HOST_KEY)|' \
+	    -e 's|@RESCUE_TOOLS@|$(RESCUE_TOOL_NAMES)|' \
 	    dracut-module/99devtmpfs-rescue/module-setup.sh \
 	    >$(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh.tmp
 	chmod 0755 $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh.tmp

@@ -11,6 +11,9 @@
 rescue_init_installed=@RESCUE_INIT@
 datadir_installed=@PKGDATADIR@
 ssh_host_key_installed=@SSH_HOST_KEY@
+# The rescue shell's commands, links to rescue-init: their names are
+# rescue-init's (rescue/lib/contract.h, RESCUE_TOOL_*).
+rescue_tools_installed="@RESCUE_TOOLS@"
 
 rescue_init_path() {
     echo "${DEVTMPFS_RESCUE_INIT:-$rescue_init_installed}"
@@ -333,7 +336,7 @@ devtmpfs_rescue_kmods() { # list
 
 # called by dracut
 install() {
-    local rescue_init previous
+    local rescue_init previous tool
     rescue_init=$(rescue_init_path)
     if [[ ! -x $rescue_init ]]; then
         dfatal "devtmpfs-rescue: unable to find rescue-init at $rescue_init: set DEVTMPFS_RESCUE_INIT or run make install"
@@ -361,10 +364,13 @@ install() {
 
     # The rescue shell's commands are modes of rescue-init, and its
     # shell is the image's /bin/sh, with the usual tools beside it.
-    ln_r /init /usr/bin/rescue-mount
-    ln_r /init /usr/bin/rescue-ls
-    ln_r /init /usr/bin/rescue-continue
-    ln_r /init /usr/bin/rescue-unlock
+    if [[ $rescue_tools_installed == @*@ ]]; then
+        dfatal "devtmpfs-rescue: the names of rescue-init's commands are unknown: run make install"
+        exit 1
+    fi
+    for tool in $rescue_tools_installed; do
+        ln_r /init "/usr/bin/$tool"
+    done
     if [[ ${dropbear_acl:-} ]]; then
         devtmpfs_rescue_ssh_install || exit 1
     fi

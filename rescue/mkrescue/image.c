@@ -51,7 +51,7 @@ static bool image_in_toolkit(const struct list_entry *e)
  * a script's #!/bin/sh): it unpacks the toolkit and runs busybox sh.
  * The toolkit holds the real link, which replaces it.
  */
-#define IMAGE_SH	"bin/sh"
+#define IMAGE_SH	RESCUE_SH_PATH
 #define IMAGE_SH_INIT	"../init"
 
 static bool image_is_sh(const struct list_entry *e)

@@ -42,8 +42,8 @@ static const struct layout_file {
 	  "export ENV=/etc/rescue.shrc\n"
 	  "PS1='rescue:\\w# '\n"
 	  /* An SSH login learns of a LUKS prompt that waits for it. */
-	  "[ -r /run/rescue/luks-waiting ] && echo \"rescue: $(cat "
-	  "/run/rescue/luks-waiting): rescue-unlock gives it\"\n" },
+	  "[ -r " RESCUE_LUKS_WAITING " ] && echo \"rescue: $(cat "
+	  RESCUE_LUKS_WAITING "): " RESCUE_TOOL_UNLOCK " gives it\"\n" },
 	/*
 	 * The interactive shell's $ENV (rescue-init's console shell, and
 	 * SSH logins through /etc/profile).  Debian's busybox sh runs its
@@ -52,9 +52,9 @@ static const struct layout_file {
 	 * module tools by name are /sbin's, rescue-init with -k.
 	 */
 	{ "etc/rescue.shrc",
-	  "modprobe() { /sbin/modprobe \"$@\"; }\n"
-	  "insmod() { /sbin/insmod \"$@\"; }\n"
-	  "rmmod() { /sbin/rmmod \"$@\"; }\n" },
+	  RESCUE_MODPROBE "() { /" RESCUE_MODTOOL_DIR "/" RESCUE_MODPROBE " \"$@\"; }\n"
+	  RESCUE_INSMOD "() { /" RESCUE_MODTOOL_DIR "/" RESCUE_INSMOD " \"$@\"; }\n"
+	  RESCUE_RMMOD "() { /" RESCUE_MODTOOL_DIR "/" RESCUE_RMMOD " \"$@\"; }\n" },
 	/* The first marker of a whole image: image.c writes its text. */
 	{ IMAGEMARK_BEGIN, "" },
 };

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "arraysize.h"
+#include "contract.h"
 
 /*
  * Every function below returns 0 (or a count) on success and -errno on

@@ -295,7 +295,9 @@ static int modules_add_indexes(struct modules_ctx *ctx)
 
 /* Links to rescue-init, which acts by the name it is called with. */
 static const char *const modules_tools[] = {
-	"sbin/modprobe", "sbin/insmod", "sbin/rmmod",
+	RESCUE_MODTOOL_DIR "/" RESCUE_MODPROBE,
+	RESCUE_MODTOOL_DIR "/" RESCUE_INSMOD,
+	RESCUE_MODTOOL_DIR "/" RESCUE_RMMOD,
 };
 
 int modules_add(struct list *l, const struct modules_request *req)

@@ -13,10 +13,10 @@
 
 /* The programs rescue-init also is, by the name it is called with. */
 static const char *const programs_init_links[] = {
-	"bin/rescue-ls",
-	"bin/rescue-mount",
-	"bin/rescue-continue",
-	"bin/rescue-unlock",
+	"bin/" RESCUE_TOOL_LS,
+	"bin/" RESCUE_TOOL_MOUNT,
+	"bin/" RESCUE_TOOL_CONTINUE,
+	"bin/" RESCUE_TOOL_UNLOCK,
 };
 
 static const char *const programs_fsck_links[] = {

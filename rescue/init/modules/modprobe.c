@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "contract.h"
 #include "rescue-init.h"
 
 static const char modprobe_usage[] =
@@ -37,8 +38,8 @@ bool modprobe_called(const char *argv0)
 {
 	const char *name = tool_name(argv0);
 
-	return !strcmp(name, "modprobe") || !strcmp(name, "insmod") ||
-	       !strcmp(name, "rmmod");
+	return !strcmp(name, RESCUE_MODPROBE) || !strcmp(name, RESCUE_INSMOD) ||
+	       !strcmp(name, RESCUE_RMMOD);
 }
 
 /*
@@ -165,9 +166,9 @@ int modprobe_main(int argc, char *argv[])
 	bool quiet = false, all = false;
 	int i, err, status = 0;
 
-	if (!strcmp(tool_name(argv[0]), "insmod"))
+	if (!strcmp(tool_name(argv[0]), RESCUE_INSMOD))
 		return insmod_main(argc, argv);
-	if (!strcmp(tool_name(argv[0]), "rmmod"))
+	if (!strcmp(tool_name(argv[0]), RESCUE_RMMOD))
 		return rmmod_main(argc, argv);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *f = argv[i] + 1;
