@@ -14,7 +14,8 @@ DRACUT_IMAGE_MODULES="devtmpfs-rescue crypt lvm mdraid btrfs"
 # The dracut modules of the module's own list in state STATE
 # ("missing", "rescue-init"), on one line.
 dracut_modules_in() { # state
-	bash -c '. "$1" && devtmpfs_rescue_modules_in "$2"' _ \
+	DEVTMPFS_RESCUE_DATADIR=$TOP/rescue/share \
+		bash -c '. "$1" && devtmpfs_rescue_modules_in "$2"' _ \
 		"$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" "$1"
 }
 

@@ -7,6 +7,10 @@
 # 99devtmpfs-rescue sorts after 99base (and 00systemd), so it runs after
 # them and replaces the /init they installed.
 
+# dracut sets initdir, kernel, srcmods, hostonly, host_fs_types, udevdir
+# and the systemd directories before it calls the functions below.
+# shellcheck disable=SC2154
+
 # make install replaces these with the installed paths.
 rescue_init_installed=@RESCUE_INIT@
 datadir_installed=@PKGDATADIR@
@@ -35,41 +39,53 @@ ssh_host_key_path() {
 }
 
 # The dracut modules that reach a root through hooks, which do not run
-# under rescue-init, and whether rescue-init does their work itself.
-# THE ONE LIST TO EDIT: when a storage layer of rescue-init lands
-# (rescue/init/storage-NAME.c), set its module's state to "rescue-init":
-# the build then accepts the module and installs its tools.  A module
-# in state "missing" makes the build fail when it is in the image.
-devtmpfs_rescue_layers() {
+# under rescue-init, and whether rescue-init does their work itself:
+# those it stands in for are the dracut column of rescue-init's storage
+# layers (rescue/share/storage-layers, installed in the data directory),
+# with the blkid TYPEs their members have and the tools to install.
+# The modules below it cannot replace: the build fails when one of them
+# is in the image.  When a layer lands in rescue-init, its row in
+# storage-layers names its dracut module: remove that module here.
+devtmpfs_rescue_missing() {
     cat <<'EOF'
-# module       state        blkid TYPE of members      tool
-mdraid         rescue-init  linux_raid_member          mdadm
-btrfs          rescue-init  btrfs                      btrfs
-crypt          rescue-init  crypto_LUKS                cryptsetup
-lvm            rescue-init  LVM2_member                lvm
-dmraid         missing      -                          -
-multipath      missing      -                          -
-crypt-gpg      missing      -                          -
-crypt-loop     missing      -                          -
-nfs            missing      -                          -
-cifs           missing      -                          -
-iscsi          missing      -                          -
-nbd            missing      -                          -
-fcoe           missing      -                          -
-fcoe-uefi      missing      -                          -
-nvmf           missing      -                          -
-resume         missing      -                          -
-dmsquash-live  missing      -                          -
-livenet        missing      -                          -
-virtiofs       missing      -                          -
-zfs            missing      -                          -
+dmraid
+multipath
+crypt-gpg
+crypt-loop
+nfs
+cifs
+iscsi
+nbd
+fcoe
+fcoe-uefi
+nvmf
+resume
+dmsquash-live
+livenet
+virtiofs
+zfs
 EOF
+}
+
+devtmpfs_rescue_layers_path() {
+    echo "$(datadir_path)/storage-layers"
+}
+
+# One line a module: module, state (rescue-init or missing), the blkid
+# TYPEs of its members and its tools (comma-separated, "-" for none).
+devtmpfs_rescue_layers() {
+    local table
+    table=$(devtmpfs_rescue_layers_path)
+    if [[ -r $table ]]; then
+        awk '$1 !~ /^#/ && NF >= 4 && $4 != "-" { print $4, "rescue-init", $2, $3 }' "$table"
+    fi
+    devtmpfs_rescue_missing | awk '{ print $1, "missing", "-", "-" }'
 }
 
 # The modules of the list in state $1, on one line.
 devtmpfs_rescue_modules_in() {
     devtmpfs_rescue_layers |
-        awk -v s="$1" '$1 !~ /^#/ && $2 == s { printf "%s%s", n++ ? " " : "", $1 }'
+        awk -v s="$1" '$2 == s { printf "%s%s", n++ ? " " : "", $1 }'
 }
 
 # No udev under rescue-init: the tools' configuration says so, mkrescue's
@@ -91,27 +107,31 @@ devtmpfs_rescue_conf() { # tool
 # work rescue-init does not do; installs the tools of the layers it does,
 # and says which layers the host's root uses (hostonly) or it has.
 devtmpfs_rescue_layers_install() {
-    local mod state type tool refused="" supported="" seen="" dev
-    while read -r mod state type tool; do
-        [[ $mod == \#* ]] && continue
+    local mod state types tools tool refused="" supported="" seen="" dev
+    if [[ ! -r $(devtmpfs_rescue_layers_path) ]]; then
+        dfatal "devtmpfs-rescue: unable to read the storage layers $(devtmpfs_rescue_layers_path): set DEVTMPFS_RESCUE_DATADIR or run make install"
+        return 1
+    fi
+    while read -r mod state types tools; do
         if [[ $state == missing ]]; then
             dracut_module_included "$mod" && refused+=" $mod"
             continue
         fi
         supported+=" $mod"
-        if [[ $tool != - ]]; then
+        [[ $tools == - ]] && continue
+        for tool in ${tools//,/ }; do
             inst_multiple "$tool" || return 1
             devtmpfs_rescue_conf "$tool" || return 1
-        fi
+        done
     done < <(devtmpfs_rescue_layers)
     if [[ $refused ]]; then
-        dfatal "devtmpfs-rescue: rescue-init cannot stand in for the dracut modules${refused} of this image (their hooks would not run): --omit \"${refused# }\", or leave out devtmpfs-rescue (the list: devtmpfs_rescue_layers in module-setup.sh)"
+        dfatal "devtmpfs-rescue: rescue-init cannot stand in for the dracut modules${refused} of this image (their hooks would not run): --omit \"${refused# }\", or leave out devtmpfs-rescue (the list: devtmpfs_rescue_missing in module-setup.sh)"
         return 1
     fi
     if [[ $hostonly ]]; then
         for dev in "${!host_fs_types[@]}"; do
-            while read -r mod state type tool; do
-                [[ $mod != \#* && ${host_fs_types[$dev]} == "$type" ]] &&
+            while read -r mod state types tools; do
+                [[ $state != missing && ,$types, == *",${host_fs_types[$dev]},"* ]] &&
                     seen+=" $mod($dev)"
             done < <(devtmpfs_rescue_layers)
         done
@@ -165,7 +185,7 @@ devtmpfs_rescue_ssh_install() {
         dfatal "devtmpfs-rescue: dropbear_acl= needs /usr/sbin/dropbear (dropbear-bin) and /bin/busybox (busybox-static, for udhcpc)"
         return 1
     fi
-    mkdir -m 0700 -p "$initdir/root/.ssh"
+    mkdir -p "$initdir/root/.ssh" && chmod 0700 "$initdir/root/.ssh"
     # (command install: install() here is this module's dracut hook)
     command install -m 0600 "$dropbear_acl" "$initdir/root/.ssh/authorized_keys"
     mkdir -p "$initdir/etc/dropbear"
@@ -250,7 +270,7 @@ devtmpfs_rescue_prune() {
     local before after p cmd
     before=$(find "$initdir" | wc -l)
     while read -r p; do
-        # shellcheck disable=SC2086
+        # shellcheck disable=SC2086 # the paths are glob patterns
         rm -rf "$initdir"$p
     done < <(devtmpfs_rescue_unused)
     if [[ -x /bin/busybox ]]; then
@@ -288,7 +308,7 @@ installkernel() {
         return 1
     fi
     mods=$(devtmpfs_rescue_kmods "$list")
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086 # one module or =directory a word
     instmods $mods
     # Network filesystems (of dracut's =fs): no root on them under
     # rescue-init (nfs and cifs are not layers yet), and without

@@ -164,7 +164,7 @@ int include_add(struct list *l, const char *spec);
 int ssh_add(struct list *l, struct hostpath *hp, const char *authorized_keys,
 	    const char *host_key, const char *default_key);
 
-/* storage.c: mdadm, cryptsetup, lvm, dmsetup, btrfs and their /etc */
+/* storage.c: the tools of rescue/share/storage-layers and their /etc */
 /* Unless REQUIRED, a tool the host does not have is left out; the
  * tools' configuration files come from DATADIR (rescue/share/). */
 int storage_add(struct list *l, struct hostpath *hp, bool required,

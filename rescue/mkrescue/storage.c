@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* storage.c: --storage: mdadm, cryptsetup, lvm, dmsetup, btrfs and /etc. */
+/* storage.c: --storage: the tools of rescue/share/storage-layers and /etc. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,16 +9,22 @@
 
 /*
  * The tools of the stacked roots (md RAID, LUKS, LVM2, multi-device
- * btrfs), for rescue-init's storage layers and the rescue shell.  They
- * are the host's, dynamically linked: each comes with its loader and
- * libraries (ldpath.c), at their host paths (hostpath.c).
+ * btrfs), for rescue-init's storage layers and the rescue shell: the
+ * tools column of rescue/share/storage-layers, read from the data
+ * directory.  They are the host's, dynamically linked: each comes with
+ * its loader and libraries (ldpath.c), at their host paths (hostpath.c),
+ * found in the first of these directories that has them.
  */
-static const char *const storage_programs[] = {
-	"/sbin/mdadm",
-	"/sbin/cryptsetup",
-	"/sbin/lvm",
-	"/sbin/dmsetup",
-	"/bin/btrfs",
+#define STORAGE_LAYERS		"storage-layers"
+#define STORAGE_TOOLS_MAX	16
+#define STORAGE_TOOLS_COLUMN	3
+
+static const char *const storage_tool_dirs[] = { "/sbin", "/bin" };
+
+struct storage_tools {
+	struct buf text;	/* the table, cut into its names */
+	const char *name[STORAGE_TOOLS_MAX];
+	size_t n;
 };
 
 /* lvm's commands, links to it on the host as lvm2 installs them. */
@@ -78,29 +84,99 @@ static int storage_add_lvm_links(struct list *l, struct hostpath *hp,
 	return err;
 }
 
-static int storage_add_programs(struct list *l, struct hostpath *hp,
-				bool required)
+/* Each program name of a tools column once, in the table's order. */
+static int storage_tools_add(struct storage_tools *t, char *list,
+			     const char *path)
 {
+	char *save = NULL, *name;
+	size_t i;
+
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < t->n && strcmp(t->name[i], name); i++)
+			;
+		if (i < t->n)
+			continue;
+		if (strchr(name, '/') || t->n == STORAGE_TOOLS_MAX) {
+			msg_error("unable to read %s: '%s' is not a program name, or one too many",
+				  path, name);
+			return -EINVAL;
+		}
+		t->name[t->n++] = name;
+	}
+	return 0;
+}
+
+static int storage_tools_read(struct storage_tools *t, const char *datadir)
+{
+	struct buf path = { 0 };
+	char *line, *next;
+	int err;
+
+	err = buf_printf(&path, "%s/%s", datadir, STORAGE_LAYERS);
+	if (err) {
+		msg_error("unable to read the storage layers: out of memory");
+		return err;
+	}
+	err = buf_read_file(&t->text, path.data);
+	if (err)
+		msg_error("unable to read %s: %s", path.data, strerror(-err));
+	for (line = t->text.data; !err && line && *line; line = next) {
+		char *save = NULL, *col;
+		int i;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		col = strtok_r(line, " \t", &save);
+		if (!col || *col == '#')
+			continue;
+		for (i = 1; col && i < STORAGE_TOOLS_COLUMN; i++)
+			col = strtok_r(NULL, " \t", &save);
+		if (col && strcmp(col, "-"))
+			err = storage_tools_add(t, col, path.data);
+	}
+	buf_free(&path);
+	return err;
+}
+
+static int storage_add_programs(struct list *l, struct hostpath *hp,
+				bool required, const char *datadir)
+{
+	struct storage_tools tools = { 0 };
 	struct ldconf conf = { 0 };
 	struct ldpath lp;
-	size_t i;
+	size_t i, d;
 	int err;
 
 	ldpath_init(&lp, NULL);
-	err = ldconf_read_depth(&conf, "/etc/ld.so.conf", 0);
+	err = storage_tools_read(&tools, datadir);
+	if (!err)
+		err = ldconf_read_depth(&conf, "/etc/ld.so.conf", 0);
 	lp.conf = &conf;
-	for (i = 0; !err && i < ARRAY_SIZE(storage_programs); i++) {
-		const char *p = storage_programs[i];
+	for (i = 0; !err && i < tools.n; i++) {
+		char p[64];
 		struct stat st;
 
-		if (!required && stat(p, &st) < 0 && errno == ENOENT) {
-			msg_verbose("no %s: it does not exist", p);
-			continue;
+		for (d = 0; d < ARRAY_SIZE(storage_tool_dirs); d++) {
+			snprintf(p, sizeof(p), "%s/%s", storage_tool_dirs[d],
+				 tools.name[i]);
+			if (stat(p, &st) == 0 || errno != ENOENT)
+				break;
+		}
+		if (d == ARRAY_SIZE(storage_tool_dirs)) {
+			if (!required) {
+				msg_verbose("no %s: it is not in /sbin or /bin",
+					    tools.name[i]);
+				continue;
+			}
+			snprintf(p, sizeof(p), "%s/%s", storage_tool_dirs[0],
+				 tools.name[i]);
 		}
 		err = ldpath_add_program(&lp, p);
 		if (!err)
 			err = hostpath_add(hp, l, p, "storage tool");
-		if (!err && !strcmp(p, "/sbin/lvm"))
+		if (!err && !strcmp(tools.name[i], "lvm"))
 			err = storage_add_lvm_links(l, hp, required);
 	}
 	for (i = 0; !err && i < lp.nfiles; i++)
@@ -109,6 +185,7 @@ static int storage_add_programs(struct list *l, struct hostpath *hp,
 		msg_verbose("storage tools: %zu libraries and loaders", lp.nfiles);
 	ldpath_free(&lp);
 	ldconf_free(&conf);
+	buf_free(&tools.text);
 	return err;
 }
 
@@ -141,7 +218,7 @@ int storage_add(struct list *l, struct hostpath *hp, bool required,
 	size_t i;
 	int err;
 
-	err = storage_add_programs(l, hp, required);
+	err = storage_add_programs(l, hp, required, datadir);
 	for (i = 0; !err && i < ARRAY_SIZE(storage_confs); i++)
 		err = storage_add_conf(l, datadir, &storage_confs[i]);
 	return err;
