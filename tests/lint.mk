@@ -6,6 +6,8 @@
 # series (the kernel group's test, which needs the unpacked tree).
 
 DEPS_PACKAGES += cppcheck clang-tidy
+# shellcheck: the dracut module is clean under shellcheck -s bash.
+DEPS_PACKAGES += shellcheck
 TEST_GROUPS   += lint
 
 .PHONY: lint
