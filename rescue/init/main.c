@@ -41,17 +41,12 @@ static struct blklist devs;
 static int uevent_fd = -1;
 static uint64_t t_start;
 
-static void log_table_line(void *ctx, const char *line)
+/* The name rescue-init runs under: argv[0] without its directory. */
+static const char *applet_name(const char *argv0)
 {
-	(void)ctx;
-	log_error("%s", line);
-}
+	const char *base = strrchr(argv0, '/');
 
-/* The one line saying what failed, then every block device. */
-static void report_failure(const char *why)
-{
-	log_error("%s", why);
-	tools_print_table(&devs, log_table_line, NULL);
+	return base ? base + 1 : argv0;
 }
 
 /* Why an init that rootmount_find_init() found still does not start. */
@@ -222,7 +217,7 @@ static void retry_without_shell(const char *why, uint64_t attempt_start)
 		first = now;
 		modload_rest("a second attempt");	/* a driver we put off */
 		next_note = now + NOSHELL_NOTE_S * 1000000ULL;
-		report_failure(why);
+		report_failure(&devs, why);
 		if (cmd.retry_s >= 0)
 			snprintf(retry, sizeof(retry), " for %d s (rd.retry=%d)",
 				 cmd.retry_s, cmd.retry_s);
@@ -277,7 +272,7 @@ static void retry_with_shell(const char *why)
 	int err;
 
 	if (!pause_s || strcmp(why, last))
-		report_failure(why);
+		report_failure(&devs, why);
 	snprintf(last, sizeof(last), "%s", why);
 	t = log_now_us();
 	err = shell_run(pause_s ? NULL : HINT_FAILED);
@@ -295,7 +290,9 @@ static void retry_with_shell(const char *why)
 	shell_pause(pause_s * 1000000ULL);
 }
 
-int main(int argc, char *argv[], char *envp[])
+/* rescue-init as PID 1 (/init, init=, rdinit=): the boot, never returning. */
+static __attribute__((noreturn)) void pid1_main(int argc, char *argv[],
+						char *envp[])
 {
 	char why[2048];
 	uint64_t attempt;
@@ -305,20 +302,14 @@ int main(int argc, char *argv[], char *envp[])
 	int err, console;
 
 	t_start = log_now_us();
-	if (getpid() != 1 && argc > 0 && toolkit_called(argv[0]))
-		return toolkit_sh_main(argc, argv);
-	if (getpid() != 1 && argc > 0 && modprobe_called(argv[0]))
-		return modprobe_main(argc, argv);
-	if (getpid() != 1)
-		return tools_main(argc, argv);
 	crashes = crash_install(argv, envp);
 	shell_block_signals();
 	shell_catch_ctrl_alt_del(true);
 	umask(022);
-	if (argc > 0 && toolkit_called(argv[0])) {
+	if (argc > 0 && !strcmp(applet_name(argv[0]), "sh")) {
 		/* crash.c's last resort: /dev and the console are kept */
 		log_open();
-		return toolkit_sh_main(argc, argv);	/* it does not return */
+		shell_last_resort();
 	}
 
 	/* 1. /proc /sys /run /dev, the console, the log: once per boot. */
@@ -407,4 +398,40 @@ int main(int argc, char *argv[], char *envp[])
 		}
 		retry_with_shell(why);
 	}
+}
+
+/*
+ * rescue-init under another name, the last part of argv[0], as busybox's
+ * applets: each name's main function.  Any other name (rescue-init,
+ * init, /init) is the boot as PID 1, or tools_main() outside it.  As
+ * PID 1 the names do not count, but for "sh": crash.c's last resort.
+ */
+static const struct applet {
+	const char *name;
+	int (*main)(int argc, char *argv[]);
+} applets[] = {
+	{ "rescue-ls",		rescue_ls_main },	/* tools.c */
+	{ "rescue-mount",	rescue_mount_main },
+	{ "rescue-continue",	rescue_continue_main },
+	{ "rescue-unlock",	rescue_unlock_main },
+	/* /bin/sh until the toolkit's busybox replaces the link */
+	{ "sh",			toolkit_sh_main },	/* image/toolkit.c */
+	/* the kernel's request_module(), and the shell's */
+	{ "modprobe",		modprobe_main },	/* modules/modprobe.c */
+	{ "insmod",		modprobe_main },
+	{ "rmmod",		modprobe_main },
+	/* udhcpc's lease script */
+	{ NET_EVENT_NAME,	net_event_main },	/* net/network.c */
+};
+
+int main(int argc, char *argv[], char *envp[])
+{
+	size_t i;
+
+	if (getpid() == 1)
+		pid1_main(argc, argv, envp);
+	for (i = 0; argc > 0 && i < ARRAY_SIZE(applets); i++)
+		if (!strcmp(applet_name(argv[0]), applets[i].name))
+			return applets[i].main(argc, argv);
+	return tools_main(argc, argv);
 }

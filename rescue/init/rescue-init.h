@@ -276,7 +276,6 @@ void crash_unblock_set(sigset_t *set);
  * when done or there is none, else -errno, said in one line */
 int toolkit_unpack(const char *why);
 /* Called as sh: /bin/sh is a link to /init until the toolkit is out. */
-bool toolkit_called(const char *argv0);
 int toolkit_sh_main(int argc, char *argv[]);
 
 /* shell.c */
@@ -310,8 +309,15 @@ void readonly_end(void);
 void readonly_before_switch(void);
 const char *readonly_noreplay(const char *fstype);
 
-/* tools.c */
-int tools_main(int argc, char *argv[]);
-void tools_print_table(struct blklist *l, devtable_line_fn *fn, void *ctx);
+/* report.c: the device table with the storage layers' and network's lines */
+void report_devices(struct blklist *l, devtable_line_fn *fn, void *ctx);
+void report_failure(struct blklist *l, const char *why);
+
+/* tools.c: the rescue shell's commands, by name (main.c's table) */
+int rescue_ls_main(int argc, char *argv[]);
+int rescue_mount_main(int argc, char *argv[]);
+int rescue_continue_main(int argc, char *argv[]);
+int rescue_unlock_main(int argc, char *argv[]);
+int tools_main(int argc, char *argv[]);	/* rescue-init --ls, --help, ... */
 
 #endif

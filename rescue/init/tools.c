@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tools.c: rescue-ls and rescue-mount, the rescue shell's commands. */
+/*
+ * tools.c: the rescue shell's commands, rescue-init under their names
+ * (main.c's table): rescue-ls, rescue-mount, rescue-continue and
+ * rescue-unlock, and rescue-init by its own name outside PID 1.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -12,12 +16,8 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
-#include "net/network.h"
 #include "storage/storage.h"
 #include "readfile.h"
-
-enum tool { TOOL_NONE, TOOL_LS, TOOL_MOUNT, TOOL_CONTINUE, TOOL_UNLOCK,
-	    TOOL_HELP };
 
 static const char usage[] =
 	"usage: rescue-ls            list the block devices\n"
@@ -39,32 +39,6 @@ static const char usage[] =
 	"       rescue-init --ls | --mount [DIR] | --continue | --help\n"
 	"rescue-init itself is the /init (PID 1) of an initramfs: see "
 	"rescue-init(8).\n";
-
-static enum tool which(int argc, char *argv[], int *first)
-{
-	const char *base = strrchr(argv[0], '/');
-
-	base = base ? base + 1 : argv[0];
-	*first = 1;
-	if (!strcmp(base, "rescue-ls"))
-		return TOOL_LS;
-	if (!strcmp(base, "rescue-mount"))
-		return TOOL_MOUNT;
-	if (!strcmp(base, "rescue-continue"))
-		return TOOL_CONTINUE;
-	if (!strcmp(base, "rescue-unlock"))
-		return TOOL_UNLOCK;
-	*first = 2;
-	if (argc > 1 && !strcmp(argv[1], "--ls"))
-		return TOOL_LS;
-	if (argc > 1 && !strcmp(argv[1], "--mount"))
-		return TOOL_MOUNT;
-	if (argc > 1 && !strcmp(argv[1], "--continue"))
-		return TOOL_CONTINUE;
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-		return TOOL_HELP;
-	return TOOL_NONE;
-}
 
 /*
  * The tools are meant for a bare shell too (rdinit=/bin/sh), where
@@ -88,17 +62,6 @@ static void mount_proc_and_sys(const char *tool)
 {
 	mount_if_missing(tool, "/proc/self", "/proc", "proc");
 	mount_if_missing(tool, "/sys/class", "/sys", "sysfs");
-}
-
-/* Every block device there is, fully probed, one line at a time to fn. */
-void tools_print_table(struct blklist *l, devtable_line_fn *fn, void *ctx)
-{
-	if (l->n == 0)
-		blk_enumerate(l, "/sys/class/block");
-	probe_all(l, PROBE_ALL | PROBE_FULL);
-	devtable_format(l->dev, l->n, fn, ctx);
-	storage_report(fn, ctx);
-	net_report(fn, ctx);
 }
 
 static void print_line(void *ctx, const char *line)
@@ -148,7 +111,7 @@ static int rescue_mount(const char *dir)
 	err = rootmount_boot(&cmd, &devs, ufd, dir, &m, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "rescue-mount: %s\n", why);
-		tools_print_table(&devs, print_line, stderr);
+		report_devices(&devs, print_line, stderr);
 		return 1;
 	}
 	printf("rescue-mount: mounted %s (%s, %s) on %s\n", m.source, m.fstype,
@@ -270,7 +233,6 @@ static int rescue_mount_rw(const char *dev, const char *dir)
 	return 0;
 }
 
-/* rescue-ls, rescue-mount, or a polite refusal when not PID 1. */
 /*
  * The console's shell holds up the boot until it exits; a session
  * elsewhere (SSH) cannot type exit there, so it ends that shell.
@@ -392,53 +354,73 @@ static int rescue_unlock(bool from_stdin)
 	return strstr(after, " opened") ? 0 : 1;
 }
 
-int tools_main(int argc, char *argv[])
+int rescue_ls_main(int argc, char *argv[])
 {
 	struct blklist devs = { 0 };
-	int first;
 
-	if (argc > 0 && net_event_called(argv[0]))
-		return net_event_main(argc, argv);
-	switch (argc > 0 ? which(argc, argv, &first) : TOOL_NONE) {
-	case TOOL_LS:
-		log_to_fd(2, "rescue-ls: ", false);
-		mount_proc_and_sys("rescue-ls");
-		tools_print_table(&devs, print_line, stdout);
-		return 0;
-	case TOOL_MOUNT:
-		log_to_fd(2, "rescue-mount: ", false);
-		if (argc > first && !strcmp(argv[first], "--rw")) {
-			if (argc < first + 2 || argc > first + 3) {
-				fputs(usage, stderr);
-				return 2;
-			}
-			mount_proc_and_sys("rescue-mount");
-			return rescue_mount_rw(argv[first + 1],
-					       argc > first + 2 ?
-					       argv[first + 2] : NEWROOT);
-		}
-		if (argc > first + 1) {
+	(void)argc;
+	(void)argv;
+	log_to_fd(2, "rescue-ls: ", false);
+	mount_proc_and_sys("rescue-ls");
+	report_devices(&devs, print_line, stdout);
+	return 0;
+}
+
+int rescue_mount_main(int argc, char *argv[])
+{
+	log_to_fd(2, "rescue-mount: ", false);
+	if (argc > 1 && !strcmp(argv[1], "--rw")) {
+		if (argc < 3 || argc > 4) {
 			fputs(usage, stderr);
 			return 2;
 		}
 		mount_proc_and_sys("rescue-mount");
-		return rescue_mount(argc > first ? argv[first] : NEWROOT);
-	case TOOL_CONTINUE:
-		return rescue_continue();
-	case TOOL_UNLOCK:
-		if (argc > first + 1 || (argc > first &&
-					 strcmp(argv[first], "--stdin"))) {
-			fputs(usage, stderr);
-			return 2;
-		}
-		return rescue_unlock(argc > first);
-	case TOOL_HELP:
-		fputs(usage, stdout);
-		return 0;
-	default:
-		fprintf(stderr, "rescue-init: not running as PID 1 (PID %d): it "
-			"switches root only as the /init of an initramfs\n%s",
-			(int)getpid(), usage);
+		return rescue_mount_rw(argv[2], argc > 3 ? argv[3] : NEWROOT);
+	}
+	if (argc > 2) {
+		fputs(usage, stderr);
 		return 2;
 	}
+	mount_proc_and_sys("rescue-mount");
+	return rescue_mount(argc > 1 ? argv[1] : NEWROOT);
+}
+
+int rescue_continue_main(int argc, char *argv[])
+{
+	(void)argc;
+	(void)argv;
+	return rescue_continue();
+}
+
+int rescue_unlock_main(int argc, char *argv[])
+{
+	if (argc > 2 || (argc > 1 && strcmp(argv[1], "--stdin"))) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	return rescue_unlock(argc > 1);
+}
+
+/*
+ * rescue-init by its own name, not as PID 1: a tool by option (its
+ * arguments after the option), the usage, or a polite refusal.
+ */
+int tools_main(int argc, char *argv[])
+{
+	const char *opt = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(opt, "--ls"))
+		return rescue_ls_main(argc - 1, argv + 1);
+	if (!strcmp(opt, "--mount"))
+		return rescue_mount_main(argc - 1, argv + 1);
+	if (!strcmp(opt, "--continue"))
+		return rescue_continue_main(argc - 1, argv + 1);
+	if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	fprintf(stderr, "rescue-init: not running as PID 1 (PID %d): it "
+		"switches root only as the /init of an initramfs\n%s",
+		(int)getpid(), usage);
+	return 2;
 }

@@ -194,23 +194,15 @@ static int toolkit_extract(const char *cpio, size_t len, size_t *files)
 	return r;
 }
 
-bool toolkit_called(const char *argv0)
-{
-	const char *base = strrchr(argv0, '/');
-
-	return !strcmp(base ? base + 1 : argv0, "sh");
-}
-
 /*
- * /bin/sh before the toolkit replaced it with busybox's link.  As PID 1
- * (crash.c's last resort) it must never return, nor exec a shell whose
- * exit would panic the kernel: the shell runs in a child, again and again.
+ * /bin/sh before the toolkit replaced it with busybox's link: unpack it,
+ * then be busybox's sh.  (As PID 1, "sh" is crash.c's last resort, which
+ * main.c hands to shell_last_resort(): an exec'ed shell's exit would
+ * panic the kernel.)
  */
 int toolkit_sh_main(int argc, char *argv[])
 {
 	(void)argc;
-	if (getpid() == 1)
-		shell_last_resort();
 	toolkit_unpack("sh");
 	execv(TOOLKIT_BUSYBOX, argv);
 	fprintf(stderr, "sh: unable to run %s: %s\n", TOOLKIT_BUSYBOX,

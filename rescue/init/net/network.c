@@ -549,13 +549,6 @@ void net_end(void)
 		 "(rd.neednet=1 keeps them)");
 }
 
-bool net_event_called(const char *argv0)
-{
-	const char *base = strrchr(argv0, '/');
-
-	return !strcmp(base ? base + 1 : argv0, NET_EVENT_NAME);
-}
-
 /*
  * udhcpc's script: argv[1] is the event, the lease is in the
  * environment (ip, subnet, router, dns, hostname, interface).

@@ -17,7 +17,6 @@
 void net_init(const struct cmdline *c);
 void net_end(void);
 void net_report(devtable_line_fn *fn, void *ctx);
-bool net_event_called(const char *argv0);
 
 /* dropbear (sshd.c): started by the network's child on the IPv4
  * addresses of the interfaces configured, ended by net_end(). */
