@@ -103,29 +103,6 @@ static void close_on_exec_above_2(void)
 }
 
 /*
- * After a failed exec: chroot back into the initramfs through oldfd,
- * move the new root (newfd) back onto newroot and the API file systems
- * back below /.  0, or -errno when PID 1 is stranded in the new root.
- */
-static int go_back(int oldfd, int newfd, const char *newroot,
-		   const bool *moved)
-{
-	if (fchdir(oldfd) || chroot(".") || chdir("/")) {
-		log_error("unable to return to the initramfs: %s",
-			  errtext(errno));
-		return -errno;
-	}
-	if (syscall(SYS_move_mount, newfd, "", AT_FDCWD, newroot,
-		    MOVE_MOUNT_F_EMPTY_PATH)) {
-		log_error("unable to move the root back to %s: %s", newroot,
-			  errtext(errno));
-		return -errno;
-	}
-	move_back(newroot, moved);
-	return 0;
-}
-
-/*
  * The child that deletes the initramfs, as switch_root's, but only once
  * init is running: PID 1's end of the close-on-exec pipe closes on a
  * successful exec (EOF), and gets a byte when the exec failed.
@@ -223,26 +200,74 @@ static void unmount_leftovers(const char *newroot)
 }
 
 /*
- * Switch to the root mounted on newroot and exec init there, as
- * util-linux switch_root does, deleting the initramfs only once the exec
- * has succeeded.  Returns only on failure: -errno, back in the
- * initramfs with the root on newroot again (unless that failed too,
- * which is logged).
+ * What switch_into() did, for switch_back() to undo: the mounts moved
+ * below newroot, the initramfs' "/" (oldfd) and, once newroot became
+ * "/", its mount (newfd), and the deleter waiting for the exec.
  */
-int switchroot_run(const char *newroot, const char *init, char *const argv[],
-		   char *const envp[], const char *what, uint64_t t0)
+struct way_back {
+	const char *newroot;
+	bool moved[ARRAY_SIZE(moved_mounts)];
+	bool root_moved;	/* newroot is on "/" now */
+	int oldfd, newfd;
+	pid_t deleter;
+	int deleter_pipe;	/* the write end: a byte stops the deleter */
+};
+
+/*
+ * Undo switch_into(), after a failed exec or halfway: stop the deleter,
+ * chroot back into the initramfs, move the new root back onto newroot
+ * and the API file systems back below /.
+ */
+static void switch_back(struct way_back *b)
 {
-	bool moved[ARRAY_SIZE(moved_mounts)] = { false };
-	char target[PATH_MAX], byte = 1;
+	char byte = 1;
+
+	if (b->deleter > 0) {
+		if (write(b->deleter_pipe, &byte, 1) != 1)
+			log_warn("unable to stop the deleting process: %s",
+				 errtext(errno));
+		close(b->deleter_pipe);
+		waitpid(b->deleter, NULL, 0);
+	} else if (b->deleter_pipe >= 0) {
+		close(b->deleter_pipe);
+	}
+	if (!b->root_moved) {
+		move_back(b->newroot, b->moved);
+	} else if (fchdir(b->oldfd) || chroot(".") || chdir("/")) {
+		log_error("unable to return to the initramfs: %s",
+			  errtext(errno));
+	} else if (syscall(SYS_move_mount, b->newfd, "", AT_FDCWD, b->newroot,
+			   MOVE_MOUNT_F_EMPTY_PATH)) {
+		log_error("unable to move the root back to %s: %s", b->newroot,
+			  errtext(errno));
+	} else {
+		move_back(b->newroot, b->moved);
+		log_info("back in the initramfs, the root on %s again",
+			 b->newroot);
+	}
+	close(b->oldfd);
+	if (b->newfd >= 0)
+		close(b->newfd);
+}
+
+/*
+ * Into the root mounted on newroot, as util-linux switch_root's
+ * switchroot(): move /dev /proc /sys /run below it, move it onto "/",
+ * chroot there, and start the deleter of the initramfs.  0, or -errno
+ * with everything undone (said in one line).
+ */
+static int switch_into(const char *newroot, struct way_back *b)
+{
+	char target[PATH_MAX];
 	struct stat newst, st;
 	struct statfs sfs;
 	uint64_t t1 = log_now_us();
-	int oldfd, newfd = -1, pipefd[2] = { -1, -1 };
+	int pipefd[2], err;
 	bool delete;
 	size_t i;
-	pid_t pid = -1;
-	int err;
 
+	*b = (struct way_back){ .newroot = newroot, .newfd = -1,
+				.deleter = -1, .deleter_pipe = -1 };
 	if (stat(newroot, &newst))
 		return -errno;
 	err = switchroot_check(newroot, target, sizeof(target));
@@ -250,14 +275,14 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 		log_error("%s", target);
 		return err;
 	}
-	oldfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (oldfd < 0) {
+	b->oldfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (b->oldfd < 0) {
 		err = -errno;
 		log_error("unable to open the initramfs /: %s", errtext(errno));
 		return err;
 	}
 	unmount_leftovers(newroot);
-	delete = fstatfs(oldfd, &sfs) == 0 &&
+	delete = fstatfs(b->oldfd, &sfs) == 0 &&
 		 (sfs.f_type == RAMFS_MAGIC || sfs.f_type == TMPFS_MAGIC);
 	if (!delete)
 		log_warn("the old root is not an initramfs (ramfs or tmpfs): "
@@ -277,7 +302,7 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 				  target, errtext(errno));
 			goto undo;
 		}
-		moved[i] = true;
+		b->moved[i] = true;
 	}
 	if (chdir(newroot)) {
 		err = -errno;
@@ -290,20 +315,39 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 			log_error("unable to go back to /: %s", errtext(errno));
 		goto undo;
 	}
+	b->root_moved = true;
 	/* The way back: the new root's mount, before it becomes "/". */
-	newfd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (newfd < 0 || chroot(".") || chdir("/")) {
+	b->newfd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (b->newfd < 0 || chroot(".") || chdir("/")) {
 		err = -errno;
 		log_error("unable to chroot to %s: %s", newroot, errtext(errno));
-		goto back;
+		goto undo;
 	}
-	if (delete && pipe2(pipefd, O_CLOEXEC) == 0)
-		pid = start_deleter(oldfd, pipefd);
-	else if (delete)
+	if (delete && pipe2(pipefd, O_CLOEXEC) == 0) {
+		b->deleter = start_deleter(b->oldfd, pipefd);
+		b->deleter_pipe = pipefd[1];
+	} else if (delete) {
 		log_warn("unable to make a pipe: %s; keeping the initramfs",
 			 errtext(errno));
+	}
 	log_info("switched to the root on %s in %llu us", newroot,
 		 (unsigned long long)(log_now_us() - t1));
+	return 0;
+undo:
+	switch_back(b);
+	return err;
+}
+
+/*
+ * Exec init as PID 1 of the new root, with the kernel's signal mask and
+ * ctrl-alt-del and no fd but 0-2 kept: returns only when that failed,
+ * -errno, with PID 1's signals and ctrl-alt-del caught again.
+ */
+static int exec_init(const char *init, char *const argv[], char *const envp[],
+		     const char *what, uint64_t t0)
+{
+	int err;
+
 	shell_restore_signals();
 	shell_catch_ctrl_alt_del(false);	/* the kernel's, for init */
 	close_on_exec_above_2();
@@ -313,24 +357,26 @@ int switchroot_run(const char *newroot, const char *init, char *const argv[],
 	err = -errno;
 	shell_block_signals();
 	shell_catch_ctrl_alt_del(true);
-	if (pid > 0) {
-		if (write(pipefd[1], &byte, 1) != 1)
-			log_warn("unable to stop the deleting process: %s",
-				 errtext(errno));
-		close(pipefd[1]);
-		waitpid(pid, NULL, 0);
-	} else if (pipefd[1] >= 0) {
-		close(pipefd[1]);
-	}
-back:
-	if (go_back(oldfd, newfd, newroot, moved) == 0)
-		log_info("back in the initramfs, the root on %s again", newroot);
-	close(oldfd);
-	if (newfd >= 0)
-		close(newfd);
 	return err;
-undo:
-	move_back(newroot, moved);
-	close(oldfd);
+}
+
+/*
+ * Switch to the root mounted on newroot and exec init there, as
+ * util-linux switch_root does, deleting the initramfs only once the exec
+ * has succeeded.  Returns only on failure: -errno, back in the
+ * initramfs with the root on newroot again (unless that failed too,
+ * which is logged).
+ */
+int switchroot_run(const char *newroot, const char *init, char *const argv[],
+		   char *const envp[], const char *what, uint64_t t0)
+{
+	struct way_back back;
+	int err;
+
+	err = switch_into(newroot, &back);
+	if (err)
+		return err;
+	err = exec_init(init, argv, envp, what, t0);
+	switch_back(&back);
 	return err;
 }
