@@ -225,13 +225,6 @@ static void exec_shell(const char *tty)
 }
 
 /*
- * Run the rescue shell on the console and wait for it, reaping every
- * other child meanwhile and honouring reboot/poweroff/halt.  0 when it
- * ran and exited 0 (exit); else -errno, or 1 when it exited otherwise
- * (127: it could not be executed).  A NULL hint: a repeat, said only in
- * the debug log.
- */
-/*
  * Where rescue-continue (tools.c) finds the console's shell: a session
  * that is not on the console (SSH) ends it to let the boot go on.
  */
@@ -247,6 +240,13 @@ static void shell_note_pid(pid_t pid)
 	fclose(f);
 }
 
+/*
+ * Run the rescue shell on the console and wait for it, reaping every
+ * other child meanwhile and honouring reboot/poweroff/halt.  0 when it
+ * ran and exited 0 (exit); else -errno, or 1 when it exited otherwise
+ * (127: it could not be executed).  A NULL hint: a repeat, said only in
+ * the debug log.
+ */
 int shell_run(const char *hint)
 {
 	int level = hint ? LOG_ERR : LOG_DEBUG;
