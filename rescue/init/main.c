@@ -35,7 +35,17 @@
 #define INIT_ARGS_MAX	64
 #define INIT_ENVS_MAX	128
 
+/*
+ * The command line as parsed; the attempts change only its root wait
+ * (rootwait_s, which rootmount_boot() reads): with rd.shell=0,
+ * retry_without_shell() cuts it to one turn.
+ */
 static struct cmdline cmd;
+/*
+ * The rescue shell stop still to come: cmd.brk (rd.break=, the rescue
+ * word), or before the mount after a crash; BREAK_NONE once made.
+ */
+static enum rd_break stop;
 static char cmdbuf[CMDLINE_SIZE];
 static struct blklist devs;
 static int uevent_fd = -1;
@@ -124,7 +134,6 @@ static void unbind_sysroot(void)
 static void boot_root(int argc, char *argv[], char *envp[], char *why,
 		      size_t size)
 {
-	static bool pivot_break_done;
 	char init[4096], tried[512], what[4096 + 600];
 	char *init_argv[INIT_ARGS_MAX], *init_envp[INIT_ENVS_MAX];
 	struct mountent m;
@@ -150,8 +159,8 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 			 "tried %s", m.source, tried);
 		return;
 	}
-	if (cmd.brk == BREAK_PRE_PIVOT && !pivot_break_done) {
-		pivot_break_done = true;
+	if (stop == BREAK_PRE_PIVOT) {
+		stop = BREAK_NONE;
 		bound = bind_sysroot();
 		shell_run(HINT_PIVOT);
 		if (bound)
@@ -197,7 +206,7 @@ static void restart_after_crash(unsigned crashes)
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 	if (cmd.shell)
-		cmd.brk = BREAK_PRE_MOUNT;
+		stop = BREAK_PRE_MOUNT;
 }
 
 /*
@@ -341,6 +350,7 @@ static __attribute__((noreturn)) void pid1_main(int argc, char *argv[],
 	else if (why[0])
 		log_warn("%s", why);
 	cmdline_parse(cmdbuf, &cmd);
+	stop = cmd.brk;
 	log_set_debug(cmd.debug);
 	log_set_quiet(cmd.quiet);
 	for (i = 0; i < cmd.nproblems; i++)
@@ -376,7 +386,8 @@ static __attribute__((noreturn)) void pid1_main(int argc, char *argv[],
 	probe_init_filesystems();
 	net_init(&cmd);		/* after coldplug loaded the NIC drivers */
 
-	if (cmd.brk == BREAK_PRE_MOUNT) {
+	if (stop == BREAK_PRE_MOUNT) {
+		stop = BREAK_NONE;
 		rootfind_settle(&devs, uevent_fd, SETTLE_QUIET_US,
 				SETTLE_MAX_US);
 		shell_run(HINT_BREAK);

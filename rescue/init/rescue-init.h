@@ -55,7 +55,9 @@ struct cmdline {
 	const char *rootflags;
 	const char *init;
 	bool rw;
-	int rootwait_s;		/* -1: not given, or ROOTWAIT_FOREVER */
+	/* -1: not given, or ROOTWAIT_FOREVER; with rd.shell=0, main.c
+	 * cuts it to one turn per attempt */
+	int rootwait_s;
 	int rootdelay_s;
 	enum rd_break brk;
 	const char *brk_word;	/* "rescue" or "rd.break": which asked */
