@@ -5,7 +5,8 @@
 ifndef PARSERS_MK
 PARSERS_MK := 1
 
-PARSER_cmdline   = init/cmdline.c lib/readfile.c
+# cmdline_get_all() says in a line (log.c) what it leaves out.
+PARSER_cmdline   = init/cmdline.c init/log.c lib/readfile.c
 PARSER_rootspec  = init/rootspec.c
 PARSER_uevent    = init/uevent.c
 PARSER_mounts    = init/mounts.c init/log.c init/errtext.c lib/readfile.c

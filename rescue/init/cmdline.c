@@ -434,15 +434,28 @@ const char *cmdline_get(const struct cmdline *c, const char *key)
 	return NULL;
 }
 
-/* Every value of a key that may repeat (rd.md.uuid=), in line order. */
+/*
+ * Every value of a key that may repeat (rd.md.uuid=), in line order, at
+ * most max of them: the ones past max are ignored, and a line says so.
+ */
 size_t cmdline_get_all(const struct cmdline *c, const char *key,
 		       const char **out, size_t max)
 {
-	size_t i, n = 0;
+	const char *first_ignored = NULL;
+	size_t i, n = 0, ignored = 0;
 
-	for (i = 0; i < c->nargs && n < max; i++)
-		if (!strcmp(c->args[i].key, key) && c->args[i].val)
+	for (i = 0; i < c->nargs; i++) {
+		if (strcmp(c->args[i].key, key) || !c->args[i].val)
+			continue;
+		if (n < max)
 			out[n++] = c->args[i].val;
+		else if (!ignored++)
+			first_ignored = c->args[i].val;
+	}
+	if (ignored)
+		log_warn("ignoring %s=%.60s%s: at most %zu %s= are used", key,
+			 first_ignored, ignored > 1 ? " and the ones after it" :
+			 "", max, key);
 	return n;
 }
 
