@@ -453,7 +453,7 @@ size_t cmdline_get_all(const struct cmdline *c, const char *key,
 			first_ignored = c->args[i].val;
 	}
 	if (ignored)
-		log_warn("ignoring %s=%.60s%s: at most %zu %s= are used", key,
+		log_warn("ignoring %s=%.60s%s: more than %zu %s= given", key,
 			 first_ignored, ignored > 1 ? " and the ones after it" :
 			 "", max, key);
 	return n;
