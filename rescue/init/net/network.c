@@ -98,6 +98,22 @@ static void ifr_init(struct ifreq *ifr, const char *iface)
 	name_copy(ifr->ifr_name, sizeof(ifr->ifr_name), iface);
 }
 
+/* An interface's IPv4 address as text: 0, or -errno (none: -EADDRNOTAVAIL). */
+int net_iface_addr(const char *iface, char *buf, size_t size)
+{
+	struct ifreq ifr;
+	int r;
+
+	ifr_init(&ifr, iface);
+	r = if_ioctl(SIOCGIFADDR, &ifr);
+	if (r)
+		return r;
+	if (!inet_ntop(AF_INET, &((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr,
+		       buf, (socklen_t)size))
+		return -errno;
+	return 0;
+}
+
 static int if_set_addr(const char *iface, unsigned long req,
 		       struct in_addr a)
 {
@@ -621,11 +637,7 @@ static void report_interface(const char *name, void *arg)
 	drv[len > 0 ? len : 0] = '\0';
 	base = strrchr(drv, '/');
 	strcpy(a, "no address");
-	ifr_init(&ifr, name);
-	if (!if_ioctl(SIOCGIFADDR, &ifr)) {
-		inet_ntop(AF_INET,
-			  &((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr,
-			  a, sizeof(a));
+	if (!net_iface_addr(name, a, sizeof(a))) {
 		ifr_init(&ifr, name);
 		if (!if_ioctl(SIOCGIFNETMASK, &ifr))
 			bits = __builtin_popcount(((struct sockaddr_in *)

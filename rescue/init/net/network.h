@@ -17,6 +17,7 @@
 void net_init(const struct cmdline *c);
 void net_end(void);
 void net_report(devtable_line_fn *fn, void *ctx);
+int net_iface_addr(const char *iface, char *buf, size_t size);
 
 /* dropbear (sshd.c): started by the network's child on the IPv4
  * addresses of the interfaces configured, ended by net_end(). */

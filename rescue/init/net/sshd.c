@@ -17,15 +17,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,25 +41,6 @@
 #define SSH_END_MS		500
 /* Client keepalives: a dead client's session ends after 3 unanswered. */
 #define SSH_KEEPALIVE_S		"30"
-
-/* The IPv4 address of an interface, as text; false if it has none. */
-static bool iface_addr(const char *iface, char *buf, size_t size)
-{
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", iface);
-	ok = ioctl(fd, SIOCGIFADDR, &ifr) == 0 &&
-	     inet_ntop(AF_INET,
-		       &((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr,
-		       buf, (socklen_t)size);
-	close(fd);
-	return ok;
-}
 
 /*
  * dropbear's log lines, one kernel record each at debug level.  The
@@ -106,7 +84,7 @@ void sshd_start(const char *const ifaces[], size_t n)
 	if (access(SSHD, X_OK) || access(SSH_KEYS, R_OK))
 		return;		/* not an image for SSH */
 	for (i = 0; i < n && naddr < SSH_MAX_ADDRS; i++) {
-		if (!iface_addr(ifaces[i], a, sizeof(a)))
+		if (net_iface_addr(ifaces[i], a, sizeof(a)))
 			continue;
 		snprintf(listen[naddr++], sizeof(listen[0]), "%s:" SSH_PORT, a);
 		snprintf(addrs + strlen(addrs), sizeof(addrs) - strlen(addrs),
