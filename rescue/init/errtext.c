@@ -3,13 +3,13 @@
  * errtext.c: the text of an errno in rescue-init's messages, glibc's,
  * whichever libc rescue-init links (rescue/musl/musl.mk).
  *
- * musl words 35 errnos differently ("Resource busy" for EBUSY) and has
- * no text at all for 34 others, among them EUCLEAN, which is what a
- * mount of a corrupt ext4 or XFS returns: its errtext() gives "No error
+ * musl words some errnos differently ("Resource busy" for EBUSY) and has
+ * no text at all for others, among them EUCLEAN, which is what a mount
+ * of a corrupt ext4 or XFS returns: its strerror() gives "No error
  * information" there.  The messages, the man pages and the tests name
  * glibc's texts, the ones mount(8) and every tool of the rescue shell
  * print.  This is glibc 2.36's wording for each errno where musl 1.2.3's
- * differs (generated once by printing errtext(0..133) under both).
+ * differs (how the table was made: docs/decisions.md).
  */
 #include <errno.h>
 #include <string.h>

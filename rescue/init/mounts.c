@@ -105,9 +105,9 @@ int mounts_parse_line(char *line, struct mountent *m)
  * Whether path is the root of a mount, from statx() alone: 1 yes, 0 no
  * (or no such path), -1 when the kernel does not say (before 5.8).
  * The boot asks of /dev, /dev/shm and /newroot; mountinfo answers too,
- * but its first read is the slowest of rescue-init's early steps under
- * TCG (4-5 ms of cold kernel code, against 1.2 ms for mounting /proc),
- * and the answer is mostly "nothing there".
+ * but its first read is the slowest of rescue-init's early steps (cold
+ * kernel code; docs/decisions.md), and the answer is mostly "nothing
+ * there".
  */
 static int mount_root(const char *path)
 {
