@@ -51,6 +51,30 @@ static struct blklist devs;
 static int uevent_fd = -1;
 static uint64_t t_start;
 
+/*
+ * rescue-init under another name, the last part of argv[0], as busybox's
+ * applets: each name's main function.  Any other name (rescue-init,
+ * init, /init) is the boot as PID 1, or tools_main() outside it.  As
+ * PID 1 the names do not count, but for "sh": crash.c's last resort.
+ */
+static const struct applet {
+	const char *name;
+	int (*main)(int argc, char *argv[]);
+} applets[] = {
+	{ "rescue-ls",		rescue_ls_main },	/* tools.c */
+	{ "rescue-mount",	rescue_mount_main },
+	{ "rescue-continue",	rescue_continue_main },
+	{ "rescue-unlock",	rescue_unlock_main },
+	/* /bin/sh until the toolkit's busybox replaces the link */
+	{ "sh",			toolkit_sh_main },	/* image/toolkit.c */
+	/* the kernel's request_module(), and the shell's */
+	{ "modprobe",		modprobe_main },	/* modules/modprobe.c */
+	{ "insmod",		modprobe_main },
+	{ "rmmod",		modprobe_main },
+	/* udhcpc's lease script */
+	{ NET_EVENT_NAME,	net_event_main },	/* net/network.c */
+};
+
 /* The name rescue-init runs under: argv[0] without its directory. */
 static const char *applet_name(const char *argv0)
 {
@@ -410,30 +434,6 @@ static __attribute__((noreturn)) void pid1_main(int argc, char *argv[],
 		retry_with_shell(why);
 	}
 }
-
-/*
- * rescue-init under another name, the last part of argv[0], as busybox's
- * applets: each name's main function.  Any other name (rescue-init,
- * init, /init) is the boot as PID 1, or tools_main() outside it.  As
- * PID 1 the names do not count, but for "sh": crash.c's last resort.
- */
-static const struct applet {
-	const char *name;
-	int (*main)(int argc, char *argv[]);
-} applets[] = {
-	{ "rescue-ls",		rescue_ls_main },	/* tools.c */
-	{ "rescue-mount",	rescue_mount_main },
-	{ "rescue-continue",	rescue_continue_main },
-	{ "rescue-unlock",	rescue_unlock_main },
-	/* /bin/sh until the toolkit's busybox replaces the link */
-	{ "sh",			toolkit_sh_main },	/* image/toolkit.c */
-	/* the kernel's request_module(), and the shell's */
-	{ "modprobe",		modprobe_main },	/* modules/modprobe.c */
-	{ "insmod",		modprobe_main },
-	{ "rmmod",		modprobe_main },
-	/* udhcpc's lease script */
-	{ NET_EVENT_NAME,	net_event_main },	/* net/network.c */
-};
 
 int main(int argc, char *argv[], char *envp[])
 {
