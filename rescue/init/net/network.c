@@ -99,7 +99,7 @@ static void ifr_init(struct ifreq *ifr, const char *iface)
 }
 
 /* An interface's IPv4 address as text: 0, or -errno (none: -EADDRNOTAVAIL). */
-int net_iface_addr(const char *iface, char *buf, size_t size)
+static int if_addr_text(const char *iface, char *buf, size_t size)
 {
 	struct ifreq ifr;
 	int r;
@@ -393,6 +393,22 @@ static void restore_ipv6(const char *iface, void *ctx)
 	ipv6_set_disabled(iface, def);
 }
 
+/* dropbear, if the image has it, on the addresses of the interfaces up. */
+static void start_sshd(const char *const ifaces[], size_t n)
+{
+	static char text[NET_MAX_CONFS][INET_ADDRSTRLEN];
+	const char *addrs[NET_MAX_CONFS];
+	size_t i, naddr = 0;
+
+	for (i = 0; i < n && i < NET_MAX_CONFS; i++) {
+		if (if_addr_text(ifaces[i], text[naddr], sizeof(text[0])))
+			continue;
+		addrs[naddr] = text[naddr];
+		naddr++;
+	}
+	sshd_start(addrs, naddr);
+}
+
 /* The child: each ip= in turn, then SSH if the image has it. */
 static int net_child(void)
 {
@@ -453,7 +469,7 @@ static int net_child(void)
 		nup++;
 	}
 	if (nup)
-		sshd_start(configured, nup);
+		start_sshd(configured, nup);
 	return failed ? 1 : 0;
 }
 
@@ -637,7 +653,7 @@ static void report_interface(const char *name, void *arg)
 	drv[len > 0 ? len : 0] = '\0';
 	base = strrchr(drv, '/');
 	strcpy(a, "no address");
-	if (!net_iface_addr(name, a, sizeof(a))) {
+	if (!if_addr_text(name, a, sizeof(a))) {
 		ifr_init(&ifr, name);
 		if (!if_ioctl(SIOCGIFNETMASK, &ifr))
 			bits = __builtin_popcount(((struct sockaddr_in *)

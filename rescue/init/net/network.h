@@ -17,11 +17,11 @@
 void net_init(const struct cmdline *c);
 void net_end(void);
 void net_report(devtable_line_fn *fn, void *ctx);
-int net_iface_addr(const char *iface, char *buf, size_t size);
 
 /* dropbear (sshd.c): started by the network's child on the IPv4
- * addresses of the interfaces configured, ended by net_end(). */
-void sshd_start(const char *const ifaces[], size_t n);
+ * addresses of the interfaces configured (none: it says so), ended by
+ * net_end(). */
+void sshd_start(const char *const addrs[], size_t n);
 void sshd_end(void);
 int net_event_main(int argc, char *argv[]);
 

@@ -72,23 +72,21 @@ static void relay_log(int in)
 	_exit(0);
 }
 
-void sshd_start(const char *const ifaces[], size_t n)
+void sshd_start(const char *const addrs[], size_t n)
 {
 	static char listen[SSH_MAX_ADDRS][INET_ADDRSTRLEN + 4];
 	const char *argv[16 + 2 * SSH_MAX_ADDRS];
-	char addrs[SSH_MAX_ADDRS * (INET_ADDRSTRLEN + 2)] = "";
-	char a[INET_ADDRSTRLEN];
+	char shown[SSH_MAX_ADDRS * (INET_ADDRSTRLEN + 2)] = "";
 	size_t i, naddr = 0, argc = 0;
 	int p[2];
 
 	if (access(SSHD, X_OK) || access(SSH_KEYS, R_OK))
 		return;		/* not an image for SSH */
 	for (i = 0; i < n && naddr < SSH_MAX_ADDRS; i++) {
-		if (net_iface_addr(ifaces[i], a, sizeof(a)))
-			continue;
-		snprintf(listen[naddr++], sizeof(listen[0]), "%s:" SSH_PORT, a);
-		snprintf(addrs + strlen(addrs), sizeof(addrs) - strlen(addrs),
-			 "%s%s", *addrs ? ", " : "", a);
+		snprintf(listen[naddr++], sizeof(listen[0]), "%s:" SSH_PORT,
+			 addrs[i]);
+		snprintf(shown + strlen(shown), sizeof(shown) - strlen(shown),
+			 "%s%s", *shown ? ", " : "", addrs[i]);
 	}
 	if (!naddr) {
 		log_warn("ssh: no interface has an IPv4 address: dropbear "
@@ -105,7 +103,7 @@ void sshd_start(const char *const ifaces[], size_t n)
 		return;
 	}
 	log_info("ssh: dropbear listening on %s port " SSH_PORT ", logins "
-		 "with the keys of %s only; its log is in dmesg", addrs,
+		 "with the keys of %s only; its log is in dmesg", shown,
 		 SSH_KEYS);
 	/* net_end() looks for this to end dropbear's sessions too. */
 	close(open(SSH_STARTED, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
