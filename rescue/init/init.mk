@@ -32,9 +32,14 @@ endif
 # Sections the link can drop, and no unwind tables: C without
 # backtraces, and every KB is decompressed by the kernel at boot.
 RESCUE_CFLAGS   = -std=gnu11 $(CFLAGS) $(WARNINGS) -Irescue/init -Irescue/lib \
+		  -I$(RESCUE_GEN) \
 		  -ffunction-sections -fdata-sections \
 		  -fno-asynchronous-unwind-tables $(RESCUE_LIBC_CFLAGS)
 RESCUE_LDFLAGS  = -static -s -Wl,--gc-sections
+# Headers made from the data files of rescue/share/: the storage layers
+# (storage.c, members.c, probe.c), one row each in the table.
+RESCUE_GEN      = $(BUILD)/gen
+STORAGE_LAYERS_H = $(RESCUE_GEN)/storage-layers.h
 
 # ---- targets ----------------------------------------------------------
 .PHONY: rescue-init
@@ -54,7 +59,14 @@ TEST_GROUPS += network
 TEST_GROUPS += toolkit
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
-$(RESCUE_OBJDIR)/%.o: rescue/init/%.c $(RESCUE_LIBC_DEPS)
+$(STORAGE_LAYERS_H): rescue/share/storage-layers \
+		rescue/init/storage/storage-layers.awk
+	@mkdir -p $(@D)
+	awk -f rescue/init/storage/storage-layers.awk $< >$@.tmp
+	mv $@.tmp $@
+
+# Made before the first compile; after it, each .d names its includers.
+$(RESCUE_OBJDIR)/%.o: rescue/init/%.c $(RESCUE_LIBC_DEPS) | $(STORAGE_LAYERS_H)
 	@mkdir -p $(@D)
 	$(RESCUE_CC) $(CPPFLAGS) $(RESCUE_CFLAGS) -MMD -MP -c -o $@ $<
 

@@ -9,8 +9,7 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
-#include "storage/members.h"
-#include "storage/storage.h"
+#include "storage-layers.h"
 
 /*
  * The filesystems this kernel can mount, by libblkid's names: the boot
@@ -32,7 +31,9 @@ static size_t probe_fs_count;
  * seven reads of every other disk.  So the magic at 0 decides: probe
  * for crypto_LUKS alone where it is, for everything else where it is not.
  * A container whose primary header is lost is cryptsetup's to repair,
- * from the rescue shell.
+ * from the rescue shell.  LUKS_TYPE is the name of that prober, whose
+ * magic luks_magic is: libblkid's fact, which the table of storage
+ * layers names too (the luks layer claims it), not one of its own.
  */
 #define LUKS_TYPE	"crypto_LUKS"
 static const unsigned char luks_magic[] = { 'L', 'U', 'K', 'S', 0xba, 0xbe };
@@ -65,8 +66,9 @@ static void add_fs(const char *name)
 
 /*
  * From /proc/filesystems, fs-* aliases when there are modules, and the
- * signatures of members of arrays and volumes (members.c: they must
- * be seen to be refused) and of the storage layers that are on.
+ * signatures of rescue/share/storage-layers: those the storage layers
+ * claim, and those of members of arrays and volumes (members.c: they
+ * must be seen to be refused, whether their layer is on or not).
  */
 void probe_init_filesystems(void)
 {
@@ -82,8 +84,9 @@ void probe_init_filesystems(void)
 			add_fs(line + strspn(line, " \t"));
 	}
 	modload_filesystems(add_fs);
-	members_probe_types(add_fs);
-	storage_probe_types(add_fs);
+#define STORAGE_TYPE(type) add_fs(type);
+	STORAGE_TYPES
+#undef STORAGE_TYPE
 	probe_fs[probe_fs_count] = NULL;
 }
 

@@ -39,7 +39,6 @@
 #include <linux/fs.h>
 
 #include "rescue-init.h"
-#include "storage/storage.h"
 #include "readonly.h"
 
 #define CLASS_BLOCK	"/sys/class/block"
@@ -327,7 +326,6 @@ int readonly_init(const struct cmdline *c)
 	}
 	strict = true;
 	implied = c->strict_implied;
-	storage_set_readonly(true);
 	close(open(STRICT_FLAG, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
 	err = start_watcher(true);
 	if (err)
@@ -388,7 +386,6 @@ void readonly_end(void)
 	unmark_all();
 	md_start_ro(false);
 	lvmstrict_undo();
-	storage_set_readonly(false);
 	if (start_watcher(false))
 		log_warn("unable to restart the dm link watcher");
 	n = set_all(false, &failed);

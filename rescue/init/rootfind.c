@@ -259,10 +259,11 @@ int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 			log_info("root %s appeared after %llu us of waiting",
 				 spec->text, (unsigned long long)res->waited_us);
 	}
-	if ((err == -ENODEV || err == -ENXIO) && ufd >= 0 && storage_settle() > 0) {
+	if ((err == -ENODEV || err == -ENXIO) && ufd >= 0 &&
+	    storage_root_wait_over() > 0) {
 		/* Degraded arrays and the like: their devices come as uevents. */
 		start = log_now_us();
-		events(l, ufd, start + STORAGE_SETTLE_WAIT_S * 1000000ULL, spec,
+		events(l, ufd, start + STORAGE_WAIT_OVER_S * 1000000ULL, spec,
 		       needs, start);
 		res->waited_us += log_now_us() - start;
 		err = rootspec_match(spec, l->dev, l->n, &res->index,

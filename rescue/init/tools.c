@@ -102,10 +102,9 @@ static int rescue_mount(const char *dir)
 			 errtext(-err));
 	/*
 	 * The storage layers as the boot starts them (a root on LUKS, LVM,
-	 * md), before the probe learns their signatures; strict read-only
-	 * as PID 1 has it now (the rescue word's until its shell ends).
+	 * md); strict read-only as PID 1 has it now (readonly_strict(): the
+	 * rescue word's until its shell ends).
 	 */
-	storage_set_readonly(readonly_strict());
 	storage_init(&cmd);
 	probe_init_filesystems();
 	err = rootmount_boot(&cmd, &devs, ufd, dir, &m, why, sizeof(why));

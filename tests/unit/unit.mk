@@ -13,7 +13,8 @@ CMOCKA_LIBS     = $(shell pkg-config --libs cmocka)
 UNIT_SANITIZE   = -fsanitize=address,undefined -fno-omit-frame-pointer \
 		  -fno-sanitize-recover=all
 UNIT_CFLAGS     = -std=gnu11 -O1 -g $(WARNINGS) $(UNIT_SANITIZE) \
-		  -Irescue/init -Irescue/mkrescue -Irescue/lib $(CMOCKA_CFLAGS)
+		  -Irescue/init -Irescue/mkrescue -Irescue/lib -I$(RESCUE_GEN) \
+		  $(CMOCKA_CFLAGS)
 UNIT_TESTS      = test_cmdline test_rootspec test_uevent test_modindex \
 		  test_log test_devtable test_mounts test_blkdev test_moddb \
 		  test_readfile test_modsame test_members
@@ -28,6 +29,8 @@ test_mounts_SRCS    = $(call parser_srcs,mounts)
 test_blkdev_SRCS    = $(call parser_srcs,blkdev)
 test_readfile_SRCS  = lib/readfile.c
 test_members_SRCS   = init/storage/members.c $(call parser_srcs,devtable)
+# members.c's table is generated from rescue/share/storage-layers.
+$(UNIT_OBJDIR)/init/storage/members.o: $(STORAGE_LAYERS_H)
 test_moddb_SRCS     = $(call parser_srcs,moddb include)
 # What mkrescue ships and what rescue-init loads, from the same files.
 test_modsame_SRCS   = $(call parser_srcs,modules modload)

@@ -15,29 +15,24 @@
 #include <unistd.h>
 
 #include "members.h"
+#include "storage-layers.h"
 
-/* libblkid TYPE names, and what to call the whole they belong to. */
+/*
+ * libblkid TYPE names, and what to call the whole they belong to: the
+ * member column of rescue/share/storage-layers.
+ */
 static const struct {
 	const char *type;
 	const char *whole;
 } kinds[] = {
-	{ "linux_raid_member",	"a member of the md array" },
-	{ "crypto_LUKS",	"the LUKS container" },
-	{ "LVM2_member",	"a physical volume of the LVM volume group with PV UUID" },
-	{ "bcache",		"a bcache device with set UUID" },
+#define STORAGE_MEMBER(type, whole) { type, whole },
+	STORAGE_MEMBERS
+#undef STORAGE_MEMBER
 };
 
 #define BTRFS_SB_OFFSET		65536
 #define BTRFS_MAGIC_OFFSET	0x40
 #define BTRFS_NUM_DEVICES	0x88	/* __le64 num_devices */
-
-void members_probe_types(void (*add)(const char *type))
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		add(kinds[i].type);
-}
 
 unsigned long long members_btrfs_devices(const unsigned char *sb, size_t len)
 {
@@ -52,7 +47,10 @@ unsigned long long members_btrfs_devices(const unsigned char *sb, size_t len)
 	return n;
 }
 
-/* With the btrfs layer on, a multi-device btrfs mounts as a whole. */
+/*
+ * With the btrfs layer on, a multi-device btrfs mounts as a whole:
+ * storage.c says so as it starts the layers.
+ */
 static bool btrfs_layer;
 
 void members_set_btrfs_layer(bool on)

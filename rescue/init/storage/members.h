@@ -13,9 +13,6 @@
 
 #include "rescue-init.h"
 
-/* Adds the libblkid TYPE names of member signatures to the probe. */
-void members_probe_types(void (*add)(const char *type));
-
 /*
  * Whether d is a member; if so, what of, in words that name it ("a
  * member of the md array 3f0c... (name host:root)").  Reads the device
@@ -29,8 +26,9 @@ unsigned long long members_btrfs_devices(const unsigned char *sb, size_t len);
 unsigned long long members_btrfs_count(const char *node);
 
 /*
- * The btrfs layer (storage-btrfs.c) is on: one device of a multi-device
- * btrfs is no longer refused, it mounts the whole filesystem.
+ * Whether the btrfs layer (storage-btrfs.c) is on, from storage.c's
+ * storage_init(): when it is, one device of a multi-device btrfs is no
+ * longer refused, it mounts the whole filesystem.
  */
 void members_set_btrfs_layer(bool on);
 

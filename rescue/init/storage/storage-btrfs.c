@@ -48,17 +48,17 @@ static bool has_option(const char *opts, const char *want)
 	return false;
 }
 
-static bool btrfs_disabled(const struct cmdline *c)
+static bool btrfs_setup(const struct cmdline *c)
 {
-	members_set_btrfs_layer(true);	/* its devices make one root */
 	/* mounted without its missing devices: match it incomplete */
 	degraded_ok = c->rootflags && has_option(c->rootflags, "degraded");
-	return false;
+	return true;
 }
 
+/* Of a multi-device btrfs (storage.c matched the type). */
 static bool btrfs_claims(const struct blkdev *d)
 {
-	return !strcmp(d->type, "btrfs") && members_btrfs_count(d->node) > 1;
+	return members_btrfs_count(d->node) > 1;
 }
 
 /* /dev/btrfs-control, which devtmpfs makes once btrfs is loaded. */
@@ -96,7 +96,7 @@ static struct btrfs_fs *find_fs(const struct blkdev *d)
 	return &filesystems[nfs++];
 }
 
-static int btrfs_add(const struct blkdev *d)
+static int btrfs_device_added(const struct blkdev *d)
 {
 	struct btrfs_ioctl_vol_args args;
 	struct btrfs_fs *fs = find_fs(d);
@@ -131,7 +131,7 @@ static int btrfs_add(const struct blkdev *d)
 }
 
 /* A btrfs missing a device mounts only with -o degraded: say so. */
-static int btrfs_settle(void)
+static int btrfs_root_wait_over(void)
 {
 	size_t i;
 
@@ -164,7 +164,7 @@ static void btrfs_report(devtable_line_fn *fn, void *ctx)
 }
 
 /* Until all its devices are registered, root= does not match one. */
-static void btrfs_annotate(struct blkdev *d)
+static void btrfs_device_seen(struct blkdev *d)
 {
 	size_t i, j;
 
@@ -175,15 +175,11 @@ static void btrfs_annotate(struct blkdev *d)
 						!degraded_ok;
 }
 
-static const char *const btrfs_types[] = { "btrfs", NULL };
-
 const struct storage_layer storage_btrfs = {
-	.name = "btrfs",
-	.types = btrfs_types,
-	.disabled = btrfs_disabled,
+	.setup = btrfs_setup,
 	.claims = btrfs_claims,
-	.add = btrfs_add,
-	.settle = btrfs_settle,
-	.annotate = btrfs_annotate,
+	.device_added = btrfs_device_added,
+	.root_wait_over = btrfs_root_wait_over,
+	.device_seen = btrfs_device_seen,
 	.report = btrfs_report,
 };

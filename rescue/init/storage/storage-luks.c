@@ -24,7 +24,7 @@
  * or after rd.retry= with rd.shell=0, so that an unattended boot ends
  * as panic= says.  A prompt that failed (wrong passphrases, end of
  * input, no answer) is asked again at the next attempt of the boot:
- * settle() ends an attempt that did not find the root.
+ * root_wait_over() ends an attempt that did not find the root.
  *
  * The terminal (luksprompt.c): echo goes off as a container is claimed,
  * and what was typed before the prompt is discarded (TCSAFLUSH, as
@@ -34,7 +34,7 @@
  * One LUKS UUID on two devices (a dd copy of the disk) opens neither:
  * which one would boot would depend on the probe order.
  *
- * Read-only: --readonly only in strict mode (storage_readonly()).  On
+ * Read-only: --readonly only in strict mode (readonly_strict()).  On
  * a plain read-only boot the mapping is writable, as dracut makes it:
  * the root is mounted ro anyway, and the booted system's remount of /
  * rw (systemd-remount-fs) needs it.  Opening writes nothing to a sound
@@ -118,14 +118,14 @@ static unsigned prompt_timeout(const struct cmdline *c)
 	return !c->shell && c->retry_s > 0 ? (unsigned)c->retry_s : 0;
 }
 
-static bool luks_disabled(const struct cmdline *c)
+static bool luks_setup(const struct cmdline *c)
 {
 	const char *specs[LUKS_KEYS_MAX];
 	char why[256];
 	size_t i, n;
 
 	if (!cmdline_flag(c, "rd.luks", true))
-		return true;
+		return false;
 	prompt_timeout_s = prompt_timeout(c);
 	nonly = cmdline_get_all(c, "rd.luks.uuid", only, ARRAY_SIZE(only));
 	n = cmdline_get_all(c, "rd.luks.key", specs, ARRAY_SIZE(specs));
@@ -139,12 +139,7 @@ static bool luks_disabled(const struct cmdline *c)
 		}
 		nkeys++;
 	}
-	return false;
-}
-
-static bool luks_claims(const struct blkdev *d)
-{
-	return !strcmp(d->type, "crypto_LUKS");
+	return true;
 }
 
 /* rd.luks.uuid=: "luks-" dropped, matched as a part, any case. */
@@ -207,7 +202,7 @@ static int open_with(struct luks *x, const void *key, size_t len)
 	argv[argc++] = "open";
 	argv[argc++] = "--type";
 	argv[argc++] = "luks";
-	if (storage_readonly())
+	if (readonly_strict())
 		argv[argc++] = "--readonly";
 	argv[argc++] = "--key-file=-";
 	/* the node: cryptsetup finds UUID= only through udev's links */
@@ -222,7 +217,7 @@ static int open_with(struct luks *x, const void *key, size_t len)
 		log_info("luks: opened %s (LUKS%d, UUID %s) as %s "
 			 "(/dev/mapper/%s)%s", x->node, x->version, x->uuid,
 			 x->dm, x->dmname,
-			 storage_readonly() ? ", read-only" : "");
+			 readonly_strict() ? ", read-only" : "");
 		return 0;
 	}
 	if (r == -ENOENT)
@@ -267,7 +262,7 @@ static void no_passphrase(struct luks *x, int err)
 
 /*
  * Three tries; a wrong one says so and asks again.  However it fails,
- * it is asked again at the next attempt of the boot (luks_settle()).
+ * it is asked again at the next attempt of the boot (luks_root_wait_over()).
  */
 static int prompt(struct luks *x)
 {
@@ -437,7 +432,8 @@ static int find_keydev(const struct rootspec *spec, struct blklist *l,
 
 /*
  * The keys that apply, in order; a key device not there yet leaves x
- * waiting for it (annotate() sees it come, settle() gives up on it).
+ * waiting for it (device_seen() sees it come, root_wait_over() gives
+ * up on it).
  * Then the passphrase.
  */
 static int unlock(struct luks *x, size_t from)
@@ -583,7 +579,7 @@ static int take(struct luks *x, const struct blkdev *d)
 	return open_one(x, d);
 }
 
-static int luks_add(const struct blkdev *d)
+static int luks_device_added(const struct blkdev *d)
 {
 	struct luks *x = find(d);
 	int r;
@@ -599,7 +595,7 @@ static int luks_add(const struct blkdev *d)
 }
 
 /* dm-N names; a key device that came for a container waiting on it. */
-static void luks_annotate(struct blkdev *d)
+static void luks_device_seen(struct blkdev *d)
 {
 	size_t i, f, o;
 	int k;
@@ -616,7 +612,7 @@ static void luks_annotate(struct blkdev *d)
 	}
 }
 
-static void luks_remove(const char *name)
+static void luks_device_removed(const char *name)
 {
 	size_t i;
 
@@ -629,7 +625,7 @@ static void luks_remove(const char *name)
 }
 
 /* Key devices that never came: the passphrase instead. */
-static int luks_settle(void)
+static int luks_root_wait_over(void)
 {
 	int n = 0;
 	size_t i;
@@ -675,17 +671,11 @@ static void luks_report(devtable_line_fn *fn, void *ctx)
 	}
 }
 
-static const char *const luks_types[] = { "crypto_LUKS", NULL };
-
 const struct storage_layer storage_luks = {
-	.name = "luks",
-	.types = luks_types,
-	.disabled = luks_disabled,
-	.off_param = "rd.luks=0",
-	.claims = luks_claims,
-	.add = luks_add,
-	.remove = luks_remove,
-	.settle = luks_settle,
-	.annotate = luks_annotate,
+	.setup = luks_setup,
+	.device_added = luks_device_added,
+	.device_removed = luks_device_removed,
+	.root_wait_over = luks_root_wait_over,
+	.device_seen = luks_device_seen,
 	.report = luks_report,
 };

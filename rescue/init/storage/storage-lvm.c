@@ -23,7 +23,7 @@
  * device only; a VG that is not plain, or whose table the kernel
  * refused, gets one `lvm vgchange -aay` (or `lvchange -ay` of the
  * rd.lvm.lv= LVs in it); an incomplete one is named and run by lvm in
- * settle().  The LVs come as dm-N devices with their uevents.
+ * root_wait_over().  The LVs come as dm-N devices with their uevents.
  *
  * lvm runs with --nolocking (rescue-init runs one lvm at a time, and
  * the lock files would stay in /run, which the real root gets) and
@@ -74,20 +74,15 @@ static size_t nvgs;
 static const char *only_vg[LVM_SEL_MAX], *only_lv[LVM_SEL_MAX];
 static size_t nonly_vg, nonly_lv;
 
-static bool lvm_disabled(const struct cmdline *c)
+static bool lvm_setup(const struct cmdline *c)
 {
 	if (!cmdline_flag(c, "rd.lvm", true))
-		return true;
+		return false;
 	nonly_vg = cmdline_get_all(c, "rd.lvm.vg", only_vg,
 				   ARRAY_SIZE(only_vg));
 	nonly_lv = cmdline_get_all(c, "rd.lvm.lv", only_lv,
 				   ARRAY_SIZE(only_lv));
-	return false;
-}
-
-static bool lvm_claims(const struct blkdev *d)
-{
-	return !strcmp(d->type, "LVM2_member");
+	return true;
 }
 
 /* rd.lvm.lv= names an LV of vg: "VG/LV". */
@@ -217,7 +212,7 @@ static int run_lvm(const char *cmd, const char *const *args, size_t nargs,
 	argv[n++] = (char *)"lvm";
 	argv[n++] = (char *)cmd;
 	argv[n++] = (char *)"--nolocking";
-	if (storage_readonly()) {
+	if (readonly_strict()) {
 		i = (size_t)snprintf(conf, sizeof(conf), "global { "
 				     "metadata_read_only = 1 }");
 		if (vgname)
@@ -504,7 +499,7 @@ static int dm_activate_lv(const struct lvmmeta_vg *m,
 				     t[i].type, sizeof(t[i].type),
 				     t[i].params, sizeof(t[i].params));
 	if (!err)
-		err = dmtable_create(name, uuid, storage_readonly() ||
+		err = dmtable_create(name, uuid, readonly_strict() ||
 				     !lv->write, t, lv->nsegs, &minor);
 	free(t);
 	return err;
@@ -559,7 +554,7 @@ static int activate(struct lvm_vg *vg, const char *why)
 	log_info("lvm: activating %s%s (volume group %s, UUID %s, %s)%s%s",
 		 whole_vg(vg) ? "the LVs of " : "rd.lvm.lv=",
 		 whole_vg(vg) ? vg->name : what + 1, vg->name, vg->uuid, why,
-		 storage_readonly() ? ", read-only" : "",
+		 readonly_strict() ? ", read-only" : "",
 		 slow ? "" : " with device-mapper ioctls, no lvm run");
 	if (!slow && !dm_activate(vg, devs))
 		goto done;
@@ -584,7 +579,7 @@ static int activate(struct lvm_vg *vg, const char *why)
 done:
 	r = (int)(active_lvs(vg) - before);
 	log_info("lvm: volume group %s: %d LVs activated%s", vg->name, r,
-		 storage_readonly() ? " read-only" : "");
+		 readonly_strict() ? " read-only" : "");
 	return r;
 }
 
@@ -660,7 +655,7 @@ static int pv_clash(const struct blkdev *d, struct lvm_vg *vg,
 	return -ENOTUNIQ;
 }
 
-static int lvm_add(const struct blkdev *d)
+static int lvm_device_added(const struct blkdev *d)
 {
 	struct lvm_vg *vg = NULL;
 	struct lvm_pv *pv;
@@ -702,7 +697,7 @@ static int lvm_add(const struct blkdev *d)
 		 "PVs there", d->node, pv->uuid, vg->name, vg->uuid, seen(vg),
 		 vg->npv);
 	if (seen(vg) == vg->npv && !vg->complete) {
-		/* after settle(): what its missing PVs held can run now */
+		/* after root_wait_over(): what its missing PVs held can run */
 		err = activate(vg, vg->activated ? "its last PV came late" :
 			       "all its PVs there");
 		return err < 0 ? err : 0;
@@ -710,7 +705,7 @@ static int lvm_add(const struct blkdev *d)
 	return 0;
 }
 
-static void lvm_remove(const char *name)
+static void lvm_device_removed(const char *name)
 {
 	size_t i, j;
 
@@ -740,7 +735,7 @@ static void missing_pvs(const struct lvm_vg *vg, char *buf, size_t size)
  * run without a leg; never a linear LV with a hole (that takes
  * --activationmode partial, by hand in the rescue shell).
  */
-static int lvm_settle(void)
+static int lvm_root_wait_over(void)
 {
 	char missing[512];
 	int started = 0, r;
@@ -789,7 +784,7 @@ static void vg_link(const char *vg, const char *lv, const char *dmname)
 }
 
 /* An LV's dm-N: /dev/mapper/VG-LV (dm.c) and /dev/VG/LV as aliases. */
-static void lvm_annotate(struct blkdev *d)
+static void lvm_device_seen(struct blkdev *d)
 {
 	char dmname[128], uuid[160], vg[LVM_NAME_MAX], lv[LVM_NAME_MAX];
 	char alias[sizeof(d->alias[0]) + LVM_NAME_MAX * 2];
@@ -841,17 +836,11 @@ static void lvm_report(devtable_line_fn *fn, void *ctx)
 	}
 }
 
-static const char *const lvm_types[] = { "LVM2_member", NULL };
-
 const struct storage_layer storage_lvm = {
-	.name = "lvm",
-	.types = lvm_types,
-	.disabled = lvm_disabled,
-	.off_param = "rd.lvm=0",
-	.claims = lvm_claims,
-	.add = lvm_add,
-	.remove = lvm_remove,
-	.settle = lvm_settle,
-	.annotate = lvm_annotate,
+	.setup = lvm_setup,
+	.device_added = lvm_device_added,
+	.device_removed = lvm_device_removed,
+	.root_wait_over = lvm_root_wait_over,
+	.device_seen = lvm_device_seen,
 	.report = lvm_report,
 };

@@ -10,8 +10,8 @@
  * An array starts "read-auto": the kernel writes no superblock until
  * the first write to the array, so a read-only boot leaves the members
  * as they were; "readonly" in strict read-only mode, where even a write
- * fails.  A member missing when the root wait ends: settle() starts
- * what can run degraded, saying which slot is missing.
+ * fails.  A member missing when the root wait ends: root_wait_over()
+ * starts what can run degraded, saying which slot is missing.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -58,17 +58,12 @@ static const char *only[MD_UUIDS_MAX];	/* rd.md.uuid= */
 static size_t nonly;
 static bool no_driver;
 
-static bool md_disabled(const struct cmdline *c)
+static bool md_setup(const struct cmdline *c)
 {
 	if (!cmdline_flag(c, "rd.md", true))
-		return true;
+		return false;
 	nonly = cmdline_get_all(c, "rd.md.uuid", only, ARRAY_SIZE(only));
-	return false;
-}
-
-static bool md_claims(const struct blkdev *d)
-{
-	return !strcmp(d->type, "linux_raid_member");
+	return true;
 }
 
 /* Hex digits only, lower case: mdadm's 8:8:8:8 and blkid's 8-4-4-4-12. */
@@ -357,7 +352,7 @@ static const char *level_name(int level, char *buf, size_t size)
 /* Load the personality, then run it: read-auto, or readonly if strict. */
 static int start_array(struct md_array *a)
 {
-	const char *mode = storage_readonly() ? "readonly" : "read-auto";
+	const char *mode = readonly_strict() ? "readonly" : "read-auto";
 	char path[96], alias[32], lvl[16], members[256], name[140];
 	size_t i, n = 0;
 	int err;
@@ -415,7 +410,7 @@ static bool held(const struct blkdev *d)
 	return found;
 }
 
-static int md_add(const struct blkdev *d)
+static int md_device_added(const struct blkdev *d)
 {
 	struct mdsuper sb = { 0 };
 	struct md_array *a;
@@ -475,7 +470,7 @@ static int md_add(const struct blkdev *d)
 	return 0;
 }
 
-static void md_remove(const char *name)
+static void md_device_removed(const char *name)
 {
 	size_t i;
 
@@ -499,7 +494,7 @@ static void missing_slots(const struct md_array *a, char *buf, size_t size)
 				      s);
 }
 
-static int md_settle(void)
+static int md_root_wait_over(void)
 {
 	char lvl[16], slots[128], name[140];
 	unsigned have, need;
@@ -544,7 +539,7 @@ static int md_settle(void)
 	return started;
 }
 
-static void md_annotate(struct blkdev *d)
+static void md_device_seen(struct blkdev *d)
 {
 	size_t i, j;
 
@@ -621,17 +616,11 @@ static void md_report(devtable_line_fn *fn, void *ctx)
 	}
 }
 
-static const char *const md_types[] = { "linux_raid_member", NULL };
-
 const struct storage_layer storage_md = {
-	.name = "md",
-	.types = md_types,
-	.disabled = md_disabled,
-	.off_param = "rd.md=0",
-	.claims = md_claims,
-	.add = md_add,
-	.remove = md_remove,
-	.settle = md_settle,
-	.annotate = md_annotate,
+	.setup = md_setup,
+	.device_added = md_device_added,
+	.device_removed = md_device_removed,
+	.root_wait_over = md_root_wait_over,
+	.device_seen = md_device_seen,
 	.report = md_report,
 };

@@ -9,64 +9,74 @@
 #include <string.h>
 #include <strings.h>
 
+#include "members.h"
+#include "storage-layers.h"
 #include "storage.h"
 
 /*
- * The layers, lowest first: md below dm-crypt below LVM, as Debian's
- * "encrypted LVM" and RAID installs stack them; btrfs on top of any.
+ * The layers, lowest first, as rescue/share/storage-layers lists them
+ * (md below dm-crypt below LVM, as Debian's "encrypted LVM" and RAID
+ * installs stack them; btrfs on top of any): the table's name, types
+ * and off parameter, and storage-NAME.c's hooks.
  */
-static const struct storage_layer *const layers[] = {
-	&storage_md,
-	&storage_luks,
-	&storage_lvm,
-	&storage_btrfs,
-	NULL,
+#define STORAGE_LAYER(name, off, ...) \
+	extern const struct storage_layer storage_##name; \
+	static const char *const name##_types[] = { __VA_ARGS__, NULL };
+STORAGE_LAYERS
+#undef STORAGE_LAYER
+
+static const struct {
+	const char *name;		/* "md", "luks", "lvm", "btrfs" */
+	const char *const *types;	/* libblkid TYPE names, NULL-ended */
+	const char *off_param;		/* "rd.md=0"; NULL: none */
+	const struct storage_layer *hooks;
+} layers[] = {
+#define STORAGE_LAYER(name, off, ...) \
+	{ #name, name##_types, off, &storage_##name },
+	STORAGE_LAYERS
+#undef STORAGE_LAYER
 };
 
 static bool active[ARRAY_SIZE(layers)];
-static bool strict_ro;
 
-void storage_set_readonly(bool ro)
+static bool layer_on(const char *name)
 {
-	strict_ro = ro;
-}
+	size_t i;
 
-bool storage_readonly(void)
-{
-	return strict_ro;
+	for (i = 0; i < ARRAY_SIZE(layers); i++)
+		if (!strcmp(layers[i].name, name))
+			return active[i];
+	return false;
 }
 
 /* Which layers are on: those the command line does not turn off. */
 void storage_init(const struct cmdline *c)
 {
+	const struct storage_layer *l;
 	size_t i;
 
-	for (i = 0; layers[i]; i++) {
-		active[i] = !layers[i]->disabled || !layers[i]->disabled(c);
+	for (i = 0; i < ARRAY_SIZE(layers); i++) {
+		l = layers[i].hooks;
+		active[i] = !l->setup || l->setup(c);
 		if (!active[i])
 			log_info("storage: %s is off for this boot",
-				 layers[i]->name);
+				 layers[i].name);
 	}
+	/*
+	 * Told here rather than by the btrfs layer's setup(), so that what
+	 * members.c hears follows which layers are on, while members.c
+	 * stays a leaf the unit tests link alone.
+	 */
+	members_set_btrfs_layer(layer_on("btrfs"));
 }
 
 size_t storage_active(void)
 {
 	size_t i, n = 0;
 
-	for (i = 0; layers[i]; i++)
+	for (i = 0; i < ARRAY_SIZE(layers); i++)
 		n += active[i];
 	return n;
-}
-
-/* The signatures the active layers need the probe to recognise. */
-void storage_probe_types(void (*add)(const char *type))
-{
-	const char *const *t;
-	size_t i;
-
-	for (i = 0; layers[i]; i++)
-		for (t = layers[i]->types; active[i] && t && *t; t++)
-			add(*t);
 }
 
 /*
@@ -76,8 +86,20 @@ void storage_probe_types(void (*add)(const char *type))
 static void left_alone(size_t i, const struct blkdev *d)
 {
 	log_info("storage: %s left alone: %s turns %s off", d->node,
-		 layers[i]->off_param ? layers[i]->off_param : "a parameter",
-		 layers[i]->name);
+		 layers[i].off_param ? layers[i].off_param : "a parameter",
+		 layers[i].name);
+}
+
+/* Whether layer i claims d: one of its types, and its claims() agrees. */
+static bool claims(size_t i, const struct blkdev *d)
+{
+	const char *const *t;
+
+	for (t = layers[i].types; *t; t++)
+		if (!strcmp(d->type, *t))
+			return !layers[i].hooks->claims ||
+				layers[i].hooks->claims(d);
+	return false;
 }
 
 /* The first active layer that claims d adds it. */
@@ -86,26 +108,27 @@ static void offer(const struct blkdev *d)
 	size_t i;
 	int err;
 
-	for (i = 0; layers[i]; i++) {
-		if (!layers[i]->claims(d))
+	for (i = 0; i < ARRAY_SIZE(layers); i++) {
+		if (!claims(i, d))
 			continue;
 		if (!active[i]) {
 			left_alone(i, d);
 			return;
 		}
-		log_debug("storage: %s claims %s (%s)", layers[i]->name,
+		log_debug("storage: %s claims %s (%s)", layers[i].name,
 			  d->node, d->type);
-		err = layers[i]->add(d);
+		err = layers[i].hooks->device_added ?
+		      layers[i].hooks->device_added(d) : 0;
 		if (err)
 			log_debug("storage: %s did not take %s: %s",
-				  layers[i]->name, d->node, errtext(-err));
+				  layers[i].name, d->node, errtext(-err));
 		return;
 	}
 }
 
 /*
- * A device was probed: offer it, then let the layers name it, after
- * the add that may have made its whole complete.
+ * A device was probed: offer it, then let the layers see it, after the
+ * device_added() that may have made its whole complete.
  */
 void storage_device(struct blkdev *d)
 {
@@ -113,30 +136,30 @@ void storage_device(struct blkdev *d)
 
 	if (d->sb_probed && d->type[0])
 		offer(d);
-	for (i = 0; layers[i]; i++)
-		if (active[i] && layers[i]->annotate)
-			layers[i]->annotate(d);
+	for (i = 0; i < ARRAY_SIZE(layers); i++)
+		if (active[i] && layers[i].hooks->device_seen)
+			layers[i].hooks->device_seen(d);
 }
 
 void storage_removed(const char *name)
 {
 	size_t i;
 
-	for (i = 0; layers[i]; i++)
-		if (active[i] && layers[i]->remove)
-			layers[i]->remove(name);
+	for (i = 0; i < ARRAY_SIZE(layers); i++)
+		if (active[i] && layers[i].hooks->device_removed)
+			layers[i].hooks->device_removed(name);
 }
 
 /* The root is late: let each layer start what it can incomplete. */
-int storage_settle(void)
+int storage_root_wait_over(void)
 {
 	size_t i;
 	int n = 0, r;
 
-	for (i = 0; layers[i]; i++) {
-		if (!active[i] || !layers[i]->settle)
+	for (i = 0; i < ARRAY_SIZE(layers); i++) {
+		if (!active[i] || !layers[i].hooks->root_wait_over)
 			continue;
-		r = layers[i]->settle();
+		r = layers[i].hooks->root_wait_over();
 		if (r > 0)
 			n += r;
 	}
@@ -145,7 +168,8 @@ int storage_settle(void)
 
 /*
  * One more name of d below /dev ("VG!LV" for /dev/VG/LV), for a layer's
- * annotate(): once, and never cut, since a cut name would match another.
+ * device_seen(): once, and never cut, since a cut name would match
+ * another.
  */
 void storage_add_alias(struct blkdev *d, const char *alias)
 {
@@ -196,7 +220,7 @@ void storage_report(devtable_line_fn *fn, void *ctx)
 {
 	size_t i;
 
-	for (i = 0; layers[i]; i++)
-		if (active[i] && layers[i]->report)
-			layers[i]->report(fn, ctx);
+	for (i = 0; i < ARRAY_SIZE(layers); i++)
+		if (active[i] && layers[i].hooks->report)
+			layers[i].hooks->report(fn, ctx);
 }

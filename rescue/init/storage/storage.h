@@ -9,10 +9,15 @@
  * multi-device filesystem.  The root can only be matched once the
  * layers below it have made their devices, and those appear as new
  * block devices with uevents, like any disk: so a layer only reacts to
- * devices (claim, add, remove) and never polls or sleeps.
+ * devices (claims, device_added, device_removed) and never polls or
+ * sleeps.
  *
- * A new layer is one file, rescue/init/storage-NAME.c, defining a
- * const struct storage_layer, listed in storage.c's table.
+ * A new layer is one row of rescue/share/storage-layers (its name, the
+ * libblkid types it claims, its off parameter; storage.c's table is
+ * generated from it, lowest layer first) and one file,
+ * rescue/init/storage/storage-NAME.c, defining its hooks as
+ * const struct storage_layer storage_NAME.  Each hook is named after
+ * when it runs; NULL: the layer has nothing to do then.
  */
 #ifndef RESCUE_STORAGE_H
 #define RESCUE_STORAGE_H
@@ -23,55 +28,48 @@
 #include "rescue-init.h"
 
 struct storage_layer {
-	const char *name;		/* "md", "luks", "lvm", "btrfs" */
 	/*
-	 * libblkid TYPE names of the signatures it claims, NULL-ended;
-	 * the boot's probe looks for them beside the kernel's filesystems.
+	 * Once, first, before any device: reads the layer's parameters
+	 * (rd.md.uuid=) and returns whether the layer is on for this
+	 * boot (false for the table's off parameter, rd.md=0).  NULL:
+	 * always on.
 	 */
-	const char *const *types;
+	bool (*setup)(const struct cmdline *c);
 	/*
-	 * Off for this boot (rd.md=0, rd.luks=0, ...)?  NULL: always on.
-	 * Called once, first: a layer that is on reads its own parameters
-	 * (rd.md.uuid=) here.  off_param names the one that turns it off.
+	 * Whether d (probed, TYPE and UUID known, TYPE one of the layer's
+	 * in the table) is one of its members.  NULL: every device of its
+	 * types is.
 	 */
-	bool (*disabled)(const struct cmdline *c);
-	const char *off_param;
-	/* Whether d (probed, TYPE and UUID known) is one of its members. */
 	bool (*claims)(const struct blkdev *d);
 	/*
-	 * A claimed device is there: assemble, open or activate what it
+	 * A device it claims is there: assemble, open or activate what it
 	 * completes.  0, or -errno after logging the one line that says
 	 * which device and why; the boot goes on either way.  It may come
 	 * again for a device it has (a change uevent, or every device
 	 * after lost uevents): taking it twice must do nothing.
 	 */
-	int (*add)(const struct blkdev *d);
+	int (*device_added)(const struct blkdev *d);
 	/* A device of that name went away (it may not have been claimed). */
-	void (*remove)(const char *name);
+	void (*device_removed)(const char *name);
+	/*
+	 * Any device, probed or not, after device_added(): the other names
+	 * it has below /dev if this layer made it (d->alias, "md!root" for
+	 * /dev/md/root), which root=/dev/... matches; d->incomplete when
+	 * it is part of a whole that still misses devices, which root=
+	 * then does not match; and what the device was awaited for (the
+	 * key device of a LUKS container: the container is unlocked).
+	 */
+	void (*device_seen)(struct blkdev *d);
 	/*
 	 * The root wait ended without the root: start what can run
 	 * incomplete (a degraded array), saying what is missing.  Returns
 	 * how many devices it started, which will come as uevents.
 	 */
-	int (*settle)(void);
-	/*
-	 * Any device, probed or not, after add(): the other names it has
-	 * below /dev if this layer made it (d->alias, "md!root" for
-	 * /dev/md/root), which root=/dev/... matches; d->incomplete when
-	 * it is part of a whole that still misses devices, which root=
-	 * then does not match.  NULL: it names nothing.
-	 */
-	void (*annotate)(struct blkdev *d);
+	int (*root_wait_over)(void);
 	/* What it made and what it still misses, one line each. */
 	void (*report)(devtable_line_fn *fn, void *ctx);
 };
 
-/* The layers: storage-md.c, storage-btrfs.c. */
-extern const struct storage_layer storage_md, storage_btrfs;
-/* storage-luks.c */
-extern const struct storage_layer storage_luks;
-/* storage-lvm.c */
-extern const struct storage_layer storage_lvm;
 /* A PV's on-disk metadata, read for the layer and for lvmstrict.c. */
 struct lvmmeta_vg;
 int lvm_read_at(int fd, void *buf, size_t len, uint64_t off);
@@ -101,7 +99,7 @@ int lvm_read_area(int fd, uint64_t off, uint64_t size,
  * dm_find(DMNAME, DEV, SIZE): the dm-N whose mapping is named DMNAME.
  * dm_info(DEV, NAME, NSIZE, UUID, USIZE): the mapping name and dm UUID
  * (UUID may be NULL) of dm-N.
- * dm_annotate(D): for a layer's annotate(): D, if it is a dm-N, gets
+ * dm_annotate(D): for a layer's device_seen(): D, if it is a dm-N, gets
  * the alias "mapper!NAME" (root=/dev/mapper/NAME matches it), and
  * /dev/mapper/NAME is made a link to it if libdevmapper made no node.
  */
@@ -125,25 +123,22 @@ void dm_annotate(struct blkdev *d);
 #define LUKS_PASS_FIFO	"/run/rescue/luks-passphrase"
 #define LUKS_STATUS	"/run/rescue/luks-status"
 
-/* How long the root wait goes on for what settle() started. */
-#define STORAGE_SETTLE_WAIT_S	5
+/* How long the root wait goes on for what root_wait_over() started. */
+#define STORAGE_WAIT_OVER_S	5
 
 void storage_init(const struct cmdline *c);
-void storage_probe_types(void (*add)(const char *type));
 void storage_device(struct blkdev *d);
 void storage_removed(const char *name);
-int storage_settle(void);
+int storage_root_wait_over(void);
 void storage_report(devtable_line_fn *fn, void *ctx);
 void storage_add_alias(struct blkdev *d, const char *alias);
 size_t storage_active(void);
 int storage_find_twin(const struct blkdev *d, char *twin, size_t size);
 
 /*
- * Strict read-only mode (set before the root search): layers then
- * write nothing at all, not even what a read-only assembly would
+ * Strict read-only mode is readonly.c's (readonly_strict()): layers
+ * then write nothing at all, not even what a read-only assembly would
  * write on the first write (md starts "readonly", not "read-auto").
  */
-void storage_set_readonly(bool ro);
-bool storage_readonly(void);
 
 #endif
