@@ -304,6 +304,11 @@ void shell_serve_signals(void);
 
 /* readonly.c: rescue.ro=strict, a boot that writes to no disk */
 int readonly_init(const struct cmdline *c);
+/*
+ * Whether strict mode is in force now: in PID 1 from readonly_init()
+ * to readonly_end(), in its tools (rescue-mount) from the flag file it
+ * leaves in /run.  The one answer: the storage layers ask it too.
+ */
 bool readonly_strict(void);
 int readonly_set(const char *name, bool ro);
 void readonly_device(const char *name);
