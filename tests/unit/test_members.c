@@ -41,6 +41,9 @@ static void names_the_whole_a_member_belongs_to(void **state)
 	assert_non_null(strstr(what, "LVM"));
 	d = dev("bcache", "0718", "");
 	assert_true(members_describe(&d, what, sizeof(what)));
+	d = dev("DM_integrity", "", "");		/* no UUID to name it by */
+	assert_true(members_describe(&d, what, sizeof(what)));
+	assert_string_equal(what, "a dm-integrity device");
 	d = dev("ext4", "1234", "root");
 	assert_false(members_describe(&d, what, sizeof(what)));
 	d = dev("", "", "");

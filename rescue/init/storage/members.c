@@ -85,7 +85,9 @@ bool members_describe(const struct blkdev *d, char *what, size_t size)
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		if (strcmp(d->type, kinds[i].type))
 			continue;
-		snprintf(what, size, "%s %s%s%s%s", kinds[i].whole, uuid,
+		/* a whole without a UUID (dm-integrity): no space before none */
+		snprintf(what, size, "%s%s%s%s%s%s", kinds[i].whole,
+			 d->uuid[0] ? " " : "", d->uuid[0] ? uuid : "",
 			 d->label[0] ? " (name " : "",
 			 d->label[0] ? label : "", d->label[0] ? ")" : "");
 		return true;
