@@ -117,7 +117,7 @@ static void wait_for_reboot(void)
 static void crashed(int sig)
 {
 	static char line[160];
-	char *sh_argv[] = { "sh", NULL };
+	char *sh_argv[] = { RESCUE_SH, NULL };
 	bool last = crashes + 1 >= CRASH_MAX;
 	sigset_t none;
 	char *p;

@@ -61,12 +61,12 @@ static const struct applet {
 	const char *name;
 	int (*main)(int argc, char *argv[]);
 } applets[] = {
-	{ "rescue-ls",		rescue_ls_main },	/* tools.c */
-	{ "rescue-mount",	rescue_mount_main },
-	{ "rescue-continue",	rescue_continue_main },
-	{ "rescue-unlock",	rescue_unlock_main },
+	{ RESCUE_TOOL_LS,	rescue_ls_main },	/* tools.c */
+	{ RESCUE_TOOL_MOUNT,	rescue_mount_main },
+	{ RESCUE_TOOL_CONTINUE,	rescue_continue_main },
+	{ RESCUE_TOOL_UNLOCK,	rescue_unlock_main },
 	/* /bin/sh until the toolkit's busybox replaces the link */
-	{ "sh",			toolkit_sh_main },	/* image/toolkit.c */
+	{ RESCUE_SH,		toolkit_sh_main },	/* image/toolkit.c */
 	/* the kernel's request_module(), and the shell's */
 	{ "modprobe",		modprobe_main },	/* modules/modprobe.c */
 	{ "insmod",		modprobe_main },
@@ -339,7 +339,7 @@ static __attribute__((noreturn)) void pid1_main(int argc, char *argv[],
 	shell_block_signals();
 	shell_catch_ctrl_alt_del(true);
 	umask(022);
-	if (argc > 0 && !strcmp(applet_name(argv[0]), "sh")) {
+	if (argc > 0 && !strcmp(applet_name(argv[0]), RESCUE_SH)) {
 		/* crash.c's last resort: /dev and the console are kept */
 		log_open();
 		shell_last_resort();

@@ -17,7 +17,6 @@
 #include "readfile.h"
 #include "rescue-init.h"
 
-#define RUN_RESCUE_DIR	"/run/rescue"
 /*
  * systemd's own options for /run, which it keeps when it finds /run
  * mounted: the kernel's default (half the RAM) would stay for the life
@@ -355,17 +354,17 @@ void mounts_leave_run(void)
 	};
 	struct dirent *e;
 	size_t i;
-	DIR *d = opendir(RUN_RESCUE_DIR);
+	DIR *d = opendir(RESCUE_RUN_DIR);
 
 	if (d) {
 		while ((e = readdir(d)))
 			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 				unlinkat(dirfd(d), e->d_name, 0);
 		closedir(d);
-		if (rmdir(RUN_RESCUE_DIR))
+		if (rmdir(RESCUE_RUN_DIR))
 			log_warn("unable to remove %s before switching root: %s",
-				 RUN_RESCUE_DIR, errtext(errno));
+				 RESCUE_RUN_DIR, errtext(errno));
 	}
-	for (i = 0; i < sizeof(empty_dirs) / sizeof(empty_dirs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(empty_dirs); i++)
 		rmdir(empty_dirs[i]);
 }

@@ -44,12 +44,10 @@
 #define CLASS_BLOCK	"/sys/class/block"
 
 /* Says to rescue-mount in the shell that strict mode is on now. */
-#define STRICT_FLAG	"/run/rescue-ro-strict"
 /*
  * One empty file per device rescue-mount --rw made writable: the
  * watcher leaves it writable at its change events.
  */
-#define WRITABLE_DIR	"/run/rescue-ro-writable"
 #define MD_START_RO	"/sys/module/md_mod/parameters/start_ro"
 
 static bool strict;		/* in force now */
@@ -59,7 +57,7 @@ static pid_t watcher = -1;
 /* In force in this boot now: in PID 1, or in rescue-mount under it. */
 bool readonly_strict(void)
 {
-	return strict || (getpid() != 1 && access(STRICT_FLAG, F_OK) == 0);
+	return strict || (getpid() != 1 && access(RESCUE_STRICT_FLAG, F_OK) == 0);
 }
 
 /*
@@ -84,7 +82,7 @@ static void md_start_ro(bool ro)
 
 static void writable_path(const char *name, char *path, size_t size)
 {
-	snprintf(path, size, WRITABLE_DIR "/%s", name);
+	snprintf(path, size, RESCUE_WRITABLE_DIR "/%s", name);
 }
 
 /* rescue-mount --rw made NAME writable: its change events keep it so. */
@@ -93,7 +91,7 @@ static void mark_writable(const char *name)
 	char path[PATH_MAX];
 
 	writable_path(name, path, sizeof(path));
-	if (mkdir(WRITABLE_DIR, 0755) && errno != EEXIST)
+	if (mkdir(RESCUE_WRITABLE_DIR, 0755) && errno != EEXIST)
 		return;
 	close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
 }
@@ -119,7 +117,7 @@ static void unmark_all(void)
 {
 	char path[PATH_MAX];
 	struct dirent *e;
-	DIR *d = opendir(WRITABLE_DIR);
+	DIR *d = opendir(RESCUE_WRITABLE_DIR);
 
 	if (!d)
 		return;
@@ -129,7 +127,7 @@ static void unmark_all(void)
 			unlink(path);
 		}
 	closedir(d);
-	rmdir(WRITABLE_DIR);
+	rmdir(RESCUE_WRITABLE_DIR);
 }
 
 /*
@@ -326,7 +324,7 @@ int readonly_init(const struct cmdline *c)
 	}
 	strict = true;
 	implied = c->strict_implied;
-	close(open(STRICT_FLAG, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	close(open(RESCUE_STRICT_FLAG, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
 	err = start_watcher(true);
 	if (err)
 		log_error("strict read-only: unable to start the watcher: %s; "
@@ -382,7 +380,7 @@ void readonly_end(void)
 		return;
 	stop_watcher();
 	strict = false;
-	unlink(STRICT_FLAG);
+	unlink(RESCUE_STRICT_FLAG);
 	unmark_all();
 	md_start_ro(false);
 	lvmstrict_undo();
@@ -408,7 +406,7 @@ void readonly_before_switch(void)
 	if (strict && implied)
 		readonly_end();
 	stop_watcher();
-	unlink(STRICT_FLAG);	/* /run moves into the real root */
+	unlink(RESCUE_STRICT_FLAG);	/* /run moves into the real root */
 	unmark_all();
 	if (strict)
 		log_info("strict read-only: the devices stay read-only for "

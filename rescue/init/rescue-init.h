@@ -13,13 +13,15 @@
 #include <syslog.h>
 #include <linux/netlink.h>
 
+#include "arraysize.h"
+#include "contract.h"	/* the names and /run paths shared with mkrescue */
+
 #define NEWROOT			"/newroot"
 #define ROOTWAIT_FOREVER	INT_MAX	/* plain "rootwait": no limit */
 #define ROOTFIND_FOREVER	UINT_MAX /* rootfind_locate()'s wait_s for it */
 #define MODULES_WAIT_S		10	/* root wait after loading modules */
 #define PROGRESS_EVERY_S	5
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a)	__attribute__((format(printf, f, a)))
 
 /* log.c */
@@ -223,7 +225,6 @@ unsigned modload_loaded(void);
 int modload_request(const char *name);
 
 /* modprobe.c: rescue-init called as modprobe, for request_module() */
-bool modprobe_called(const char *argv0);
 int modprobe_main(int argc, char *argv[]);
 
 /* mounts.c */
@@ -281,7 +282,6 @@ int toolkit_unpack(const char *why);
 int toolkit_sh_main(int argc, char *argv[]);
 
 /* shell.c */
-#define SHELL_PID_FILE	"/run/rescue/shell.pid"	/* while it runs */
 void shell_block_signals(void);
 void shell_restore_signals(void);
 int shell_run(const char *hint);

@@ -232,8 +232,8 @@ static void shell_note_pid(pid_t pid)
 {
 	FILE *f;
 
-	mkdir("/run/rescue", 0755);
-	f = fopen(SHELL_PID_FILE, "we");
+	mkdir(RESCUE_RUN_DIR, 0755);
+	f = fopen(RESCUE_SHELL_PID_FILE, "we");
 	if (!f)
 		return;
 	fprintf(f, "%d\n", (int)pid);
@@ -278,7 +278,7 @@ int shell_run(const char *hint)
 		exec_shell(tty);
 	shell_note_pid(pid);
 	status = wait_for(pid);
-	unlink(SHELL_PID_FILE);
+	unlink(RESCUE_SHELL_PID_FILE);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		log_msg(level, "the rescue shell %s failed to start", SHELL);
 	log_msg(hint ? LOG_INFO : LOG_DEBUG, "the rescue shell exited");

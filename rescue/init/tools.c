@@ -241,11 +241,11 @@ static int rescue_continue(void)
 	char text[32] = "", *end = text;
 	long pid = 0;
 
-	if (!readfile_into(SHELL_PID_FILE, text, sizeof(text), NULL))
+	if (!readfile_into(RESCUE_SHELL_PID_FILE, text, sizeof(text), NULL))
 		pid = strtol(text, &end, 10);
 	if (pid <= 1 || (*end && *end != '\n')) {
 		fprintf(stderr, "rescue-continue: no rescue shell holds up the "
-			"boot (%s)\n", SHELL_PID_FILE);
+			"boot (%s)\n", RESCUE_SHELL_PID_FILE);
 		return 1;
 	}
 	if (kill((pid_t)pid, SIGKILL)) {
@@ -284,8 +284,8 @@ static ssize_t read_passphrase(char *buf, size_t size)
 
 /*
  * The LUKS prompt of PID 1 from another terminal (an SSH session): the
- * passphrase goes through LUKS_PASS_FIFO, as if typed on the console,
- * and LUKS_STATUS says how it went.
+ * passphrase goes through RESCUE_LUKS_PASS_FIFO, as if typed on the console,
+ * and RESCUE_LUKS_STATUS says how it went.
  */
 static int rescue_unlock(bool from_stdin)
 {
@@ -304,14 +304,14 @@ static int rescue_unlock(bool from_stdin)
 			"pipe\n");
 		return 2;
 	}
-	if (readfile_into(LUKS_WAITING, what, sizeof(what), NULL)) {
+	if (readfile_into(RESCUE_LUKS_WAITING, what, sizeof(what), NULL)) {
 		fprintf(stderr, "rescue-unlock: no LUKS container waits for a "
 			"passphrase\n");
 		return 1;
 	}
 	printf("rescue-unlock: %s", what);
 	fflush(stdout);
-	readfile_into(LUKS_STATUS, before, sizeof(before), NULL);
+	readfile_into(RESCUE_LUKS_STATUS, before, sizeof(before), NULL);
 	n = read_passphrase(pass, sizeof(pass) - 1);
 	if (n <= 0) {
 		fprintf(stderr, "rescue-unlock: no passphrase read\n");
@@ -326,10 +326,10 @@ static int rescue_unlock(bool from_stdin)
 		return 1;
 	}
 	pass[n++] = '\n';
-	fd = open(LUKS_PASS_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(RESCUE_LUKS_PASS_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || write(fd, pass, (size_t)n) != n) {
 		fprintf(stderr, "rescue-unlock: unable to give the passphrase "
-			"through %s: %s\n", LUKS_PASS_FIFO, errtext(errno));
+			"through %s: %s\n", RESCUE_LUKS_PASS_FIFO, errtext(errno));
 		explicit_bzero(pass, sizeof(pass));
 		if (fd >= 0)
 			close(fd);
@@ -339,7 +339,7 @@ static int rescue_unlock(bool from_stdin)
 	close(fd);
 	/* cryptsetup's key derivation takes a while: up to 60 s. */
 	for (i = 0; i < 600; i++) {
-		if (!readfile_into(LUKS_STATUS, after, sizeof(after), NULL) &&
+		if (!readfile_into(RESCUE_LUKS_STATUS, after, sizeof(after), NULL) &&
 		    strcmp(after, before))
 			break;
 		usleep(100000);
@@ -360,7 +360,7 @@ int rescue_ls_main(int argc, char *argv[])
 	(void)argc;
 	(void)argv;
 	log_to_fd(2, "rescue-ls: ", false);
-	mount_proc_and_sys("rescue-ls");
+	mount_proc_and_sys(RESCUE_TOOL_LS);
 	report_devices(&devs, print_line, stdout);
 	return 0;
 }
@@ -373,14 +373,14 @@ int rescue_mount_main(int argc, char *argv[])
 			fputs(usage, stderr);
 			return 2;
 		}
-		mount_proc_and_sys("rescue-mount");
+		mount_proc_and_sys(RESCUE_TOOL_MOUNT);
 		return rescue_mount_rw(argv[2], argc > 3 ? argv[3] : NEWROOT);
 	}
 	if (argc > 2) {
 		fputs(usage, stderr);
 		return 2;
 	}
-	mount_proc_and_sys("rescue-mount");
+	mount_proc_and_sys(RESCUE_TOOL_MOUNT);
 	return rescue_mount(argc > 1 ? argv[1] : NEWROOT);
 }
 

@@ -203,7 +203,7 @@ static int toolkit_extract(const char *cpio, size_t len, size_t *files)
 int toolkit_sh_main(int argc, char *argv[])
 {
 	(void)argc;
-	toolkit_unpack("sh");
+	toolkit_unpack(RESCUE_SH);
 	execv(TOOLKIT_BUSYBOX, argv);
 	fprintf(stderr, "sh: unable to run %s: %s\n", TOOLKIT_BUSYBOX,
 		errtext(errno));

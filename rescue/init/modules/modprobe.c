@@ -34,14 +34,6 @@ static const char *tool_name(const char *argv0)
 	return base ? base + 1 : argv0;
 }
 
-bool modprobe_called(const char *argv0)
-{
-	const char *name = tool_name(argv0);
-
-	return !strcmp(name, RESCUE_MODPROBE) || !strcmp(name, RESCUE_INSMOD) ||
-	       !strcmp(name, RESCUE_RMMOD);
-}
-
 /*
  * Someone at a terminal (the rescue shell) reads the lines there.
  * Otherwise /dev/kmsg, where rescue-init's own lines go; before /init

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arraysize.h"
 #include "ipconf.h"
 
 #define IPCONF_FIELDS	10
@@ -49,12 +50,12 @@ static int method_word(const char *w, enum ip_method *m, char *err,
 		*m = IP_OFF;
 		return 1;
 	}
-	for (i = 0; i < sizeof(dhcp) / sizeof(dhcp[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(dhcp); i++)
 		if (!strcmp(w, dhcp[i])) {
 			*m = IP_DHCP;
 			return 1;
 		}
-	for (i = 0; i < sizeof(v6) / sizeof(v6[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(v6); i++)
 		if (!strcmp(w, v6[i]))
 			return bad(err, errlen, "ip=...%s: IPv6 and iBFT "
 				   "configuration is not supported, only "

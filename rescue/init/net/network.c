@@ -45,7 +45,7 @@
 #define NET_MAX_CONFS		4
 #define NET_IFACE_WAIT_S	10	/* rd.net.timeout.ifup= */
 #define NET_DHCP_TRIES		4	/* udhcpc -t: discovers, 3 s apart */
-#define NET_EVENT_LINK		"/run/rescue/" NET_EVENT_NAME
+#define NET_EVENT_LINK		RESCUE_RUN_DIR "/" NET_EVENT_NAME
 #define UDHCPC			"/bin/busybox"
 
 static struct ip_conf confs[NET_MAX_CONFS];
@@ -311,7 +311,7 @@ static int run_dhcp(const struct ip_conf *c, const char *iface)
 			  "is missing): ip=dhcp cannot be done", UDHCPC);
 		return -ENOENT;
 	}
-	mkdir("/run/rescue", 0755);
+	mkdir(RESCUE_RUN_DIR, 0755);
 	unlink(NET_EVENT_LINK);
 	if (symlink("/init", NET_EVENT_LINK)) {
 		log_error("network: unable to make %s: %s", NET_EVENT_LINK,

@@ -33,7 +33,6 @@
 #define SSHD			"/usr/sbin/dropbear"
 #define SSH_KEYS		"/root/.ssh/authorized_keys"
 #define SSH_HOST_KEY		"/etc/dropbear/dropbear_ed25519_host_key"
-#define SSH_STARTED		"/run/rescue/sshd-started"
 #define SSH_PORT		"22"
 /* dropbear takes at most 10 -p. */
 #define SSH_MAX_ADDRS		10
@@ -106,7 +105,7 @@ void sshd_start(const char *const addrs[], size_t n)
 		 "with the keys of %s only; its log is in dmesg", shown,
 		 SSH_KEYS);
 	/* net_end() looks for this to end dropbear's sessions too. */
-	close(open(SSH_STARTED, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	close(open(RESCUE_SSH_STARTED, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
 	/* Processes of their own, so that the child's end still says done. */
 	if (fork() == 0) {
 		close(p[1]);
@@ -133,7 +132,7 @@ void sshd_start(const char *const addrs[], size_t n)
 	argv[argc++] = "-r";
 	argv[argc++] = SSH_HOST_KEY;
 	argv[argc++] = "-P";
-	argv[argc++] = "/run/rescue/dropbear.pid";
+	argv[argc++] = RESCUE_DROPBEAR_PID;
 	argv[argc] = NULL;
 	execv(SSHD, (char *const *)argv);
 	log_error("ssh: unable to start %s: %s", SSHD, errtext(errno));
@@ -145,7 +144,7 @@ void sshd_end(void)
 	unsigned waited;
 	pid_t r;
 
-	if (access(SSH_STARTED, F_OK))
+	if (access(RESCUE_SSH_STARTED, F_OK))
 		return;
 	/*
 	 * dropbear's sessions are sessions of their own, out of the
@@ -163,7 +162,7 @@ void sshd_end(void)
 		usleep(10000);
 	}
 	kill(-1, SIGKILL);
-	unlink(SSH_STARTED);
+	unlink(RESCUE_SSH_STARTED);
 	/* The sessions' terminals: the real root mounts its own. */
 	umount2("/dev/pts", MNT_DETACH);
 	log_info("ssh: dropbear and its sessions ended before switching "

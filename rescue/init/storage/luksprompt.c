@@ -148,18 +148,18 @@ static int fifo_open(void)
 {
 	struct stat st;
 
-	mkdir("/run/rescue", 0755);
-	if (lstat(LUKS_PASS_FIFO, &st) == 0 && !S_ISFIFO(st.st_mode)) {
-		log_warn("luks: %s was not a FIFO: removed", LUKS_PASS_FIFO);
-		unlink(LUKS_PASS_FIFO);
+	mkdir(RESCUE_RUN_DIR, 0755);
+	if (lstat(RESCUE_LUKS_PASS_FIFO, &st) == 0 && !S_ISFIFO(st.st_mode)) {
+		log_warn("luks: %s was not a FIFO: removed", RESCUE_LUKS_PASS_FIFO);
+		unlink(RESCUE_LUKS_PASS_FIFO);
 	}
-	if (mkfifo(LUKS_PASS_FIFO, 0600) && errno != EEXIST) {
+	if (mkfifo(RESCUE_LUKS_PASS_FIFO, 0600) && errno != EEXIST) {
 		log_warn("luks: unable to make %s: %s; the passphrase can "
-			 "only be typed on the console", LUKS_PASS_FIFO,
+			 "only be typed on the console", RESCUE_LUKS_PASS_FIFO,
 			 errtext(errno));
 		return -1;
 	}
-	return open(LUKS_PASS_FIFO, O_RDWR | O_NONBLOCK | O_NOFOLLOW |
+	return open(RESCUE_LUKS_PASS_FIFO, O_RDWR | O_NONBLOCK | O_NOFOLLOW |
 		    O_CLOEXEC);
 }
 
@@ -257,10 +257,10 @@ int luksprompt_ask(struct lukscon *con, const char *question,
 	if (getpid() != 1)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (sig) {		/* rescue-mount interrupted: it ends */
-		unlink(LUKS_WAITING);
+		unlink(RESCUE_LUKS_WAITING);
 		luksprompt_close(con);
 		luksprompt_echo_on();
-		unlink(LUKS_PASS_FIFO);
+		unlink(RESCUE_LUKS_PASS_FIFO);
 		signal(sig, SIG_DFL);
 		kill(getpid(), sig);	/* ends as the shell expects */
 		_exit(128 + sig);

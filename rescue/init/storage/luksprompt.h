@@ -10,7 +10,7 @@
  * luksprompt_open(), luksprompt_close(): the prompt's own hold of the
  * terminal; what was typed before it is discarded, with a line.
  * luksprompt_ask(): the question, then one line from the terminal or
- * from rescue-unlock through LUKS_PASS_FIFO (storage.h).
+ * from rescue-unlock through RESCUE_LUKS_PASS_FIFO (storage.h).
  */
 #ifndef RESCUE_LUKSPROMPT_H
 #define RESCUE_LUKSPROMPT_H

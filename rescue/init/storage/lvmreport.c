@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arraysize.h"
 #include "lvmreport.h"
 
 #define PREFIX	"LVM2_"
@@ -65,11 +66,11 @@ static int field(struct lvm_pv_record *r, const char *k, size_t klen,
 	size_t i;
 	int err = 0;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (strlen(keys[i].key) == klen &&
 		    !memcmp(keys[i].key, k, klen))
 			break;
-	if (i == sizeof(keys) / sizeof(keys[0]))
+	if (i == ARRAY_SIZE(keys))
 		return 0;	/* a field asked for by a newer caller */
 	switch (keys[i].bit) {
 	case F_PV_NAME:

@@ -15,7 +15,7 @@
  *
  * The prompt blocks the boot loop: a first, synchronous version.  It
  * takes the passphrase from whichever comes first, the console or an
- * SSH session's rescue-unlock through LUKS_PASS_FIFO (storage.h).
+ * SSH session's rescue-unlock through RESCUE_LUKS_PASS_FIFO (storage.h).
  * Uevents queue on the socket meanwhile (lost ones make rootfind.c
  * enumerate again), so disks that appear while it asks are seen after.
  * In PID 1 it serves reboot and poweroff meanwhile (a signalfd over the
@@ -237,7 +237,7 @@ static void note_file(const char *path, const char *fmt, ...)
 	va_list ap;
 	FILE *f;
 
-	mkdir("/run/rescue", 0755);
+	mkdir(RESCUE_RUN_DIR, 0755);
 	f = fopen(path, "we");
 	if (!f)
 		return;
@@ -279,7 +279,7 @@ static int prompt(struct luks *x)
 		goto out;
 	}
 	for (try = 1; try <= LUKS_TRIES; try++) {
-		note_file(LUKS_WAITING, "%s (LUKS UUID %s) waits for its "
+		note_file(RESCUE_LUKS_WAITING, "%s (LUKS UUID %s) waits for its "
 			  "passphrase (try %d of %d)\n", x->node, x->uuid, try,
 			  LUKS_TRIES);
 		snprintf(question, sizeof(question), "Passphrase for %s (LUKS "
@@ -287,7 +287,7 @@ static int prompt(struct luks *x)
 			 try > 1 ? ", again" : "");
 		n = luksprompt_ask(&con, question, prompt_timeout_s, pass,
 				   sizeof(pass));
-		unlink(LUKS_WAITING);
+		unlink(RESCUE_LUKS_WAITING);
 		if (n == -EMSGSIZE) {
 			r = n;
 			snprintf(x->why, sizeof(x->why), "a passphrase longer "
@@ -311,7 +311,7 @@ static int prompt(struct luks *x)
 			break;
 		log_warn("luks: wrong passphrase for %s (UUID %s), try %d of "
 			 "%d", x->node, x->uuid, try, LUKS_TRIES);
-		note_file(LUKS_STATUS, "wrong passphrase for %s, try %d of "
+		note_file(RESCUE_LUKS_STATUS, "wrong passphrase for %s, try %d of "
 			  "%d\n", x->node, try, LUKS_TRIES);
 		dprintf(con.fd, "Wrong passphrase for %s: %d tries left.\n",
 			x->node, LUKS_TRIES - try);
@@ -325,11 +325,11 @@ out:
 		x->state = L_ASK_AGAIN;
 		log_error("luks: %s (UUID %s) not opened: %s", x->node,
 			  x->uuid, x->why);
-		note_file(LUKS_STATUS, "%s not opened: %s\n", x->node, x->why);
+		note_file(RESCUE_LUKS_STATUS, "%s not opened: %s\n", x->node, x->why);
 	} else {
-		note_file(LUKS_STATUS, "%s opened\n", x->node);
+		note_file(RESCUE_LUKS_STATUS, "%s opened\n", x->node);
 	}
-	unlink(LUKS_PASS_FIFO);
+	unlink(RESCUE_LUKS_PASS_FIFO);
 	return r;
 }
 

@@ -114,14 +114,11 @@ void dm_annotate(struct blkdev *d);
 
 /*
  * A LUKS passphrase from elsewhere than the console (an SSH session's
- * rescue-unlock, tools.c): while the prompt waits, LUKS_WAITING says
+ * rescue-unlock, tools.c): while the prompt waits, RESCUE_LUKS_WAITING says
  * which container in one line, and a line written to the FIFO
- * LUKS_PASS_FIFO answers it as a typed one would; LUKS_STATUS says how
+ * RESCUE_LUKS_PASS_FIFO answers it as a typed one would; RESCUE_LUKS_STATUS says how
  * each try went.
  */
-#define LUKS_WAITING	"/run/rescue/luks-waiting"
-#define LUKS_PASS_FIFO	"/run/rescue/luks-passphrase"
-#define LUKS_STATUS	"/run/rescue/luks-status"
 
 /* How long the root wait goes on for what root_wait_over() started. */
 #define STORAGE_WAIT_OVER_S	5
