@@ -14,13 +14,13 @@ DEPS_PACKAGES = \
 	e2fsprogs e2fsck-static fdisk dosfstools expect pkg-config \
 	libblkid-dev libarchive-dev libarchive-tools libcmocka-dev \
 	linux-image-amd64 initramfs-tools-core dracut-core gnuplot-nox
-# The Debian 12 root of the debian tests (tests/debian-root), and
+# The Debian 12 root of the debian tests (tests/tools/debian-root), and
 # Debian's 6.12 kernel (bookworm-security) beside 6.1, and its source
 # for the second base of the kernel series (kernel/patches/6.12).
 DEPS_PACKAGES += debootstrap linux-image-6.12-amd64 linux-source-6.12
-# XFS roots with a dirty log (tests/readonly.sh).
+# XFS roots with a dirty log (tests/groups/readonly.sh).
 DEPS_PACKAGES += xfsprogs
-# mkrescue --ssh-authorized-keys ships dropbear (tests/network.sh).
+# mkrescue --ssh-authorized-keys ships dropbear (tests/groups/network.sh).
 DEPS_PACKAGES += dropbear-bin
 # The ssh client and ssh-keygen that the network tests log in with.
 DEPS_PACKAGES += openssh-client
@@ -28,8 +28,8 @@ DEPS_PACKAGES += openssh-client
 # and udev modules, which the dracut and debian tests expect (and
 # Debian's default configuration has), need systemd and udev installed.
 DEPS_PACKAGES += systemd udev
-# make deb and its test (tests/package.sh, which runs grub-mkconfig in a
-# Debian root booted from a copy of tests/debian-root).
+# make deb and its test (tests/groups/package.sh, which runs grub-mkconfig in a
+# Debian root booted from a copy of tests/tools/debian-root).
 DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
@@ -68,22 +68,22 @@ kernel_tarball = $(if $(filter 6.1,$(1)),$(KERNEL_TARBALL),/usr/src/linux-source
 test_module    = $(call kernel_dir,$(1))/test-module/devtmpfs_test.ko
 TEST_MODULE    = $(call test_module,6.1)
 
-# Each part adds the test groups (tests/GROUP.sh) it owns and what they
+# Each part adds the test groups (tests/groups/GROUP.sh) it owns and what they
 # need built; `make check` runs all groups in one tests/run, which ends
 # with a single "N passed, N failed, N skipped" line.
 TEST_GROUPS = kernel kernel-userspace image dracut
-# A Debian 12 root with systemd on the stock kernels (tests/debian-root).
+# A Debian 12 root with systemd on the stock kernels (tests/tools/debian-root).
 TEST_GROUPS += debian
-# Roots on md and btrfs that rescue-init assembles (tests/stacked.sh).
+# Roots on md and btrfs that rescue-init assembles (tests/groups/stacked.sh).
 TEST_GROUPS += stacked
 # The Debian package: built, lintian-clean, its hooks and GRUB entry on a
-# Debian root (tests/package.sh).
+# Debian root (tests/groups/package.sh).
 TEST_GROUPS += package
-# Roots in LUKS containers that rescue-init opens (tests/luks.sh).
+# Roots in LUKS containers that rescue-init opens (tests/groups/luks.sh).
 TEST_GROUPS += luks
-# Roots on LVM2 logical volumes that rescue-init activates (tests/lvm.sh).
+# Roots on LVM2 logical volumes that rescue-init activates (tests/groups/lvm.sh).
 TEST_GROUPS += lvm
-# tests/run itself (tests/runner.sh).
+# tests/run itself (tests/groups/runner.sh).
 TEST_GROUPS += runner
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.  The other
@@ -181,17 +181,17 @@ test-module: $(call test_module,$(KVER))
 # TESTS=REGEX selects tests by name; CHECK_GROUPS="kernel ..." selects groups.
 # The Debian root (debootstrap: mostly waiting for the archive) starts
 # first, in the background, so that it is made while the kernel builds;
-# tests/debian-root holds a lock while it works, and the tests that call it
+# tests/tools/debian-root holds a lock while it works, and the tests that call it
 # wait for that lock.
 CHECK_DEBIAN_ROOT = $(filter debian package,$(or $(CHECK_GROUPS),$(TEST_GROUPS)))
 .PHONY: check-debian-root
 check-debian-root:
 	$(if $(CHECK_DEBIAN_ROOT),@mkdir -p $(BUILD)/tests && \
-		{ tests/debian-root >$(BUILD)/tests/debian-root.log 2>&1 </dev/null & } && \
+		{ tests/tools/debian-root >$(BUILD)/tests/debian-root.log 2>&1 </dev/null & } && \
 		echo "check: making the Debian root in the background (log: $(BUILD)/tests/debian-root.log)")
 
 # The background make gets BUILD and its targets as absolute paths:
-# tests/lib.sh turns the exported BUILD into an absolute path, and a
+# tests/lib/lib.sh turns the exported BUILD into an absolute path, and a
 # relative target would then match no rule ("No rule to make target
 # build/bzImage-6.12" on a machine without that kernel yet).
 CHECK_BACKGROUND = $(if $(CHECK_LATER),$(MAKE) --no-print-directory -C $(CURDIR) \
@@ -206,7 +206,7 @@ check: check-debian-root $(CHECK_DEPS)
 print-DEPS_PACKAGES:
 	@echo '$(sort $(DEPS_PACKAGES))'
 
-# The background command, for tests/kernel.sh's check of it.
+# The background command, for tests/groups/kernel.sh's check of it.
 .PHONY: print-CHECK_BACKGROUND
 print-CHECK_BACKGROUND:
 	@echo '$(CHECK_BACKGROUND)'

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/lint.mk: `make lint`: cppcheck and clang-tidy over the C of
-# rescue/, qemu/ and tests/fuzz/ with zero findings (tests/lint.sh, the
+# rescue/, tests/layouts/, tests/fixtures/ and tests/fuzz/ with zero findings (tests/groups/lint.sh, the
 # test group "lint" of make check; the levels are chosen and argued
 # there and in .clang-tidy), and checkpatch.pl --strict over the kernel
 # series (the kernel group's test, which needs the unpacked tree).

@@ -142,7 +142,7 @@ void coldplug_want_legacy(void)
  * registers virtio0, virtio1 in the order its probes end, virtio_blk
  * takes vda, vdb in the order of its own, as mmc hosts and block drivers
  * do.  Probed asynchronously, two disks swapped names between boots
- * (tests/rescue-init.sh, root on the second of two virtio disks), and
+ * (tests/groups/rescue-init.sh, root on the second of two virtio disks), and
  * root=/dev/vda must stay the disk it was.  sd and nvme probe
  * asynchronously whatever we ask; libata keeps its own ports in order.
  */

@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/lib/rescue-lib.sh: what the groups that boot rescue-init in a minimal
+# initramfs share (rescue-init.sh, faults.sh, readonly.sh, and
+# tests/tools/random-layouts for its dirty roots): the image, report-init roots,
+# decoys, boots, the rescue shell driver and the dirty ext4 maker.
+
+RESCUE_INIT=$BUILD/rescue-init
+
+ROOT_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9001
+DECOY_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9002
+ROOT_PARTUUID=8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7001
+DECOY_PARTUUID=8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7002
+BASE_PARTUUID=8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7003
+
+# The image: rescue-init as /init, busybox, rescue-ls and rescue-mount
+# links, a minimal /etc, /newroot, and no /dev unless "with-console".
+make_image() { # out [with-console]
+	echo "root:x:0:0:root:/root:/bin/sh" >"$T/passwd"
+	{
+		busybox_cpio_list
+		echo "file /init $RESCUE_INIT 0755 0 0"
+		echo "slink /bin/rescue-mount /init 0777 0 0"
+		echo "slink /bin/rescue-ls /init 0777 0 0"
+		echo "dir /etc 0755 0 0"
+		echo "file /etc/passwd $T/passwd 0644 0 0"
+		echo "dir /root 0700 0 0"
+		echo "dir /newroot 0755 0 0"
+		if [ "${2:-}" = with-console ]; then
+			echo "dir /dev 0755 0 0"
+			echo "nod /dev/console 0600 0 0 c 5 1"
+		fi
+		[ -z "${EXTRA_LIST:-}" ] || cat "$EXTRA_LIST"
+	} >"$T/initramfs.list"
+	cpio_from_list "$T/initramfs.list" "$1"
+}
+
+# The real root's init reports what it got: the marker, the device, type
+# and mode of /, its PID, argv and $foo, /dev and /run (and what is left
+# in /run: rescue-init leaves nothing there), whether the initramfs is
+# gone, then powers off (or starts a shell with "shell").
+#
+# Whether the initramfs is gone is read from the memory its files held:
+# the real root cannot reach the old rootfs (it is overmounted, and no
+# process is left in it), and a file of the real root says nothing about
+# it.  The rootfs is ramfs when root= is given, whose pages count as
+# Unevictable, and tmpfs otherwise (Shmem); the image's busybox alone
+# holds BUSYBOX_KB.  rescue-init deletes the files in a child once init
+# runs, so the check waits up to 10 s for the memory to come back.
+# rootfs_kb says what was left.
+write_report_init() { # path [shell]
+	local busybox_kb
+	busybox_kb=$(($(stat -c %s "$BUSYBOX") / 1024))
+	cat >"$1" <<'EOF'
+#!/bin/sh
+mnt() { awk -v m="$1" -v f="$2" '$2 == m { v = $f } END { print v }' /proc/mounts; }
+held_kb() { awk '$1 == "Unevictable:" || $1 == "Shmem:" { kb += $2 } END { print kb }' /proc/meminfo; }
+root_mode=$(mnt / 4 | cut -d, -f1)
+args=$(echo "$*" | tr ' ' ,)
+i=0
+while [ "$(held_kb)" -ge $((BUSYBOX_KB / 2)) ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+rootfs_kb=$(held_kb)
+if [ "$rootfs_kb" -ge $((BUSYBOX_KB / 2)) ]; then initramfs=left; else initramfs=gone; fi
+leaked=$(ls -l /proc/1/fd/ | grep -c -e 'socket:' -e kmsg -e /newroot -e /sys/)
+run_left=$(ls -A /run | tr '\n' , | sed 's/,$//')
+echo "TEST RESULT: root marker=$(cat /marker) dev=$(mnt / 1) fs=$(mnt / 3) mode=$root_mode opts=$(mnt / 4) pid=$$ init=$0 argv=${args:-none} foo=${foo:-unset} rootwait_env=${rootwait:-unset} dev_fs=$(mnt /dev 3) run_fs=$(mnt /run 3) sys_fs=$(mnt /sys 3) initramfs=$initramfs rootfs_kb=$rootfs_kb leaked_fds=$leaked run_left=${run_left:-none}"
+EOF
+	sed -i "s/BUSYBOX_KB/$busybox_kb/g" "$1"
+	if [ "${2:-}" = shell ]; then
+		echo 'exec /bin/sh' >>"$1"
+	else
+		echo 'reboot -f' >>"$1"
+	fi
+	chmod 0755 "$1"
+}
+
+# make_root_dir DIR MARKER [shell]: a root tree whose /sbin/init reports.
+make_root_dir() {
+	make_root_tree "$1" </dev/null
+	write_report_init "$1/sbin/init" "${3:-}"
+	echo "$2" >"$1/marker"
+}
+
+# A disk with an ext4 filesystem and nothing else (a decoy).
+make_decoy() { # img uuid label
+	mkdir -p "$T/decoy"
+	echo decoy >"$T/decoy/marker"
+	make_ext4 "$T/decoy" "$1" 8 "$2" "$3"
+}
+
+# boot IMG ARGS [run-vm options]: boot the image on build/bzImage.
+boot() {
+	local img=$1 append=$2
+	shift 2
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$img" \
+		--append "$append" "$@"
+}
+
+# The line rescue-init logs last, and the benchmarks parse.
+expect_exec_line() { # init device fstype ro|rw
+	expect_log "$T/console.log" \
+		"^\[ *[0-9]+\.[0-9]+\] rescue: exec $1 on $2 \($3, $4\) after [0-9]+ us$" \
+		"the exec line for $1 on $2"
+}
+
+# A root found by root= among decoys: the guest reports marker and mode.
+expect_root() { # marker device mode
+	expect_field "$T/console.log" root marker "$1" &&
+	expect_field "$T/console.log" root fs ext4 &&
+	expect_field "$T/console.log" root mode "$3" &&
+	expect_field "$T/console.log" root pid 1 &&
+	expect_field "$T/console.log" root initramfs gone &&
+	expect_field "$T/console.log" root leaked_fds 0 &&
+	expect_field "$T/console.log" root dev_fs devtmpfs &&
+	expect_field "$T/console.log" root run_fs tmpfs &&
+	expect_field "$T/console.log" root sys_fs sysfs &&
+	expect_exec_line /sbin/init "$2" ext4 "$3"
+}
+
+# vm_shell LOG TIMEOUT CMDFILE run-vm-args: tests/tools/vm-shell.exp on the
+# rescue shell's prompt.
+vm_shell() {
+	local log=$1 timeout=$2 cmds=$3
+	shift 3
+	"$TOP/tests/tools/vm-shell.exp" "$log" "$timeout" "$SHELL_PROMPT" "$cmds" \
+		--kernel "$BZIMAGE" "$@" || { show_log "$log" 40; return 1; }
+}
+
+# vm_steps APPEND: tests/tools/vm-steps.exp with $T/steps, booting the image
+# $T/initrd on build/bzImage.
+vm_steps() {
+	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$VM_TIMEOUT" "$T/steps" \
+		--kernel "$BZIMAGE" --initrd "$T/initrd" --append "$1" ||
+		{ show_log "$T/console.log" 40; return 1; }
+}
+
+# The guest types "TEST" and "RESULT" apart, so the echo of the typed
+# line never looks like a result.
+result_cmd() { # case key expression [key expression]...
+	local c=$1 fmt="" args=""
+	shift
+	while [ $# -gt 1 ]; do
+		fmt="$fmt $1=%s"
+		args="$args \"$2\""
+		shift 2
+	done
+	printf "printf '%%s %%s: %s%s\\\\n' TEST RESULT%s\n" "$c" "$fmt" "$args"
+}
+
+# ---- an ext3/ext4 with an unreplayed journal ------------------------------
+
+DIRTY_CACHE=$BUILD/dirty-ext4
+
+# The maker's /init: mount DEV read-write, write files into the journal,
+# sync (the transaction is committed, not checkpointed), then reboot
+# without unmounting: needs_recovery stays set on the disk.
+write_dirty_maker_init() { # path dev
+	cat >"$1" <<'EOF'
+#!/bin/sh
+mount -t proc proc /proc
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /mnt
+mount -t ext4 -o rw,commit=600 DEV /mnt || { echo "TEST RESULT: maker mounted=no"; reboot -f; }
+mkdir -p /mnt/dirty
+i=0
+while [ $i -lt 50 ]; do
+	echo "written in the journal $i" >/mnt/dirty/f$i
+	i=$((i + 1))
+done
+echo dirty >/mnt/dirty/marker
+sync
+echo "TEST RESULT: maker mounted=yes"
+reboot -f -n
+EOF
+	sed -i "s|DEV|$2|" "$1"
+	chmod 0755 "$1"
+}
+
+# needs_recovery IMG [OFFSET]: the ext3/ext4 at byte OFFSET of IMG has a
+# journal to replay.
+needs_recovery() {
+	dumpe2fs -h "$1?offset=${2:-0}" 2>/dev/null |
+		grep -q '^Filesystem features:.*needs_recovery'
+}
+
+# dirty_ext4_disk OUT DEV OFFSET RECIPE [MAKE...]: OUT with the ext3/ext4
+# at byte OFFSET (DEV in a VM with OUT as its only disk, on virtio) left
+# with an unreplayed journal by a VM on the patched kernel.  The maker's
+# bytes differ from run to run (inode generations, times), so the result
+# is made once per RECIPE (what OUT is made of), maker, kernel and
+# busybox, in $DIRTY_CACHE ($DIRTY_CACHED names it), and copied to OUT;
+# MAKE... (a command that writes the clean OUT) runs only when it is not
+# there yet.
+dirty_ext4_disk() {
+	local out=$1 dev=$2 offset=$3 recipe=$4 key cached
+	shift 4
+	write_dirty_maker_init "$T/maker-init" "$dev"
+	key=$( {
+		echo "$recipe"
+		sha256sum "$T/maker-init" "$BZIMAGE" "$BUSYBOX" | cut -d' ' -f1
+		echo "$dev $offset"
+	} | sha256sum | cut -c1-16)
+	cached=$DIRTY_CACHE/$key.img
+	DIRTY_CACHED=$cached
+	if [ ! -e "$cached" ]; then
+		[ $# -eq 0 ] || "$@" || return 1
+		{
+			busybox_cpio_list
+			echo "dir /dev 0755 0 0"
+			echo "nod /dev/console 0600 0 0 c 5 1"
+			echo "file /init $T/maker-init 0755 0 0"
+		} >"$T/maker.list"
+		cpio_from_list "$T/maker.list" "$T/maker.cpio" || return 1
+		boot_vm "$T/maker.log" --kernel "$BZIMAGE" --initrd "$T/maker.cpio" \
+			--disk "virtio-blk:$out" || return 1
+		expect_field "$T/maker.log" maker mounted yes || return 1
+		needs_recovery "$out" "$offset" ||
+			{ fail "the maker VM left $out without needs_recovery"; return 1; }
+		mkdir -p "$DIRTY_CACHE"
+		cp --sparse=always "$out" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached"
+	fi
+	cp --sparse=always "$cached" "$out"
+}
