@@ -11,6 +11,7 @@
 . "$TOP/tests/lib/rescue-lib.sh"
 . "$TOP/tests/lib/stacked-lib.sh"
 . "$TOP/tests/lib/dracut-lib.sh"
+. "$TOP/tests/lib/helper-vm.sh"
 
 LVM_VM_TIMEOUT=${LVM_VM_TIMEOUT:-240}
 SPAN_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9015
@@ -39,26 +40,13 @@ PV_CACHE1=Rescue-PV00-0000-0000-0000-0013-cach01
 PV_CACHE2=Rescue-PV00-0000-0000-0000-0014-cach02
 LUKS_PASS=rescue-lvm-pass
 
-# lvm_helper_vm LOG CMDS DISK...: the stock kernel with an image of
-# mkrescue -k (its lvm, cryptsetup, dm_mod) types CMDS into the rescue
-# shell, the DISKs on virtio-blk in that order (vda, vdb, ...).
+# lvm_helper_vm LOG CMDS DISK...: the helper VM (tests/lib/helper-vm.sh)
+# with its lvm, cryptsetup and dm_crypt; the image is made once a test.
 lvm_helper_vm() {
-	local log=$1 cmds=$2 disk args=()
+	local log=$1 cmds=$2
 	shift 2
-	for disk in "$@"; do
-		args+=(--disk "virtio-blk:$disk")
-	done
-	if [ ! -e "$T/helper.img" ]; then
-		"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" \
-			--add-module dm_crypt -o "$T/helper.img" 2>"$T/helper.err" ||
-			{ fail "mkrescue for the helper VM failed:" "$(cat "$T/helper.err")"; return 1; }
-	fi
-	"$TOP/tests/tools/vm-shell.exp" "$log" "$LVM_VM_TIMEOUT" "$SHELL_PROMPT" "$cmds" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/helper.img" --mem 512M \
-		--append "root=LABEL=no-such-root rootwait=1 rd.lvm=0 rd.luks=0" "${args[@]}" ||
-		{ show_log "$log" 40; fail "the helper VM failed"; return 1; }
-	grep -q 'layout-done-42' "$log" ||
-		{ show_log "$log" 40; fail "the helper VM did not make the layout"; return 1; }
+	[ -e "$T/helper.img" ] || helper_image "$T/helper.img" --add-module dm_crypt || return 1
+	helper_vm "$log" "$LVM_VM_TIMEOUT" "$T/helper.img" "$cmds" "rd.lvm=0 rd.luks=0" "$@"
 }
 
 # The ext4 roots copied into the LVs: report-init trees, by marker.
@@ -82,7 +70,7 @@ lvm_ext4() { # img size_mb uuid marker
 make_lvm_disks() {
 	local key cache f
 	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_disks lvm_helper_vm lvm_ext4 write_report_init
+	key=$({ declare -f make_lvm_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
 		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
 		echo "$PV_ROOT $PV_SPAN1 $PV_SPAN2 $PV_DECOY $PV_LUKS $LUKS_PASS"
 		} | sha256sum | cut -c1-16)
@@ -139,7 +127,7 @@ make_lvm_disks() {
 make_lvm_snap_disk() {
 	local key cache
 	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_snap_disk lvm_helper_vm lvm_ext4 write_report_init
+	key=$({ declare -f make_lvm_snap_disk lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
 		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
 		echo "$PV_SNAP $SNAP_UUID"; } | sha256sum | cut -c1-16)
 	cache=$BUILD/tests/lvm.cache/snap-$key
@@ -173,7 +161,7 @@ make_lvm_snap_disk() {
 make_lvm_thin_disk() {
 	local key cache
 	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_thin_disk lvm_helper_vm lvm_ext4 write_report_init
+	key=$({ declare -f make_lvm_thin_disk lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
 		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
 		echo "$PV_THIN $THIN_UUID"; } | sha256sum | cut -c1-16)
 	cache=$BUILD/tests/lvm.cache/thin-$key
@@ -209,7 +197,7 @@ make_lvm_thin_disk() {
 make_lvm_raid_disks() {
 	local key cache
 	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_raid_disks lvm_helper_vm lvm_ext4 write_report_init
+	key=$({ declare -f make_lvm_raid_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
 		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
 		echo "$PV_RAID1 $PV_RAID2 $RAID_UUID"; } | sha256sum | cut -c1-16)
 	cache=$BUILD/tests/lvm.cache/raid-$key
@@ -250,7 +238,7 @@ make_lvm_raid_disks() {
 make_lvm_mirror_disks() {
 	local key cache
 	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_mirror_disks lvm_helper_vm lvm_ext4 write_report_init
+	key=$({ declare -f make_lvm_mirror_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
 		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
 		echo "$PV_MIRROR1 $PV_MIRROR2 $MIRROR_UUID"; } | sha256sum | cut -c1-16)
 	cache=$BUILD/tests/lvm.cache/mirror-$key
@@ -291,7 +279,7 @@ make_lvm_mirror_disks() {
 make_lvm_cache_disks() {
 	local key cache
 	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_cache_disks lvm_helper_vm lvm_ext4 write_report_init
+	key=$({ declare -f make_lvm_cache_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
 		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
 		echo "$PV_CACHE1 $PV_CACHE2 $CACHE_UUID"; } | sha256sum | cut -c1-16)
 	cache=$BUILD/tests/lvm.cache/cache-$key
@@ -330,7 +318,7 @@ make_lvm_cache_disks() {
 make_lvm_half_disks() {
 	local key cache
 	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_half_disks lvm_helper_vm lvm_ext4 write_report_init
+	key=$({ declare -f make_lvm_half_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
 		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
 		echo "$PV_HALF1 $PV_HALF2 $HALF_UUID"; } | sha256sum | cut -c1-16)
 	cache=$BUILD/tests/lvm.cache/half-$key

@@ -13,6 +13,7 @@
 . "$TOP/tests/lib/rescue-lib.sh"
 . "$TOP/tests/lib/stacked-lib.sh"
 . "$TOP/tests/lib/dracut-lib.sh"
+. "$TOP/tests/lib/helper-vm.sh"
 
 MD_UUID=5a1f3c2e-0b4d-4e5f-8a9b-0c1d2e3f4a5b
 MD_NAME=rescue:root
@@ -362,9 +363,8 @@ btrfs_helper_vm() {
 	local src=$1 f1=$2 f2=$3
 	gcc -std=gnu11 -Wall -Wextra -Werror -static -s -o "$T/btrfs-subvol" \
 		"$TOP/tests/fixtures/btrfs-subvol.c" || { fail "unable to build btrfs-subvol"; return 1; }
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --add-module btrfs \
-		--include "$T/btrfs-subvol:/bin/btrfs-subvol" -o "$T/helper.img" \
-		2>"$T/helper.err" || { fail "mkrescue for the helper VM failed:" "$(cat "$T/helper.err")"; return 1; }
+	helper_image "$T/helper.img" --add-module btrfs \
+		--include "$T/btrfs-subvol:/bin/btrfs-subvol" || return 1
 	cat >"$T/helper.cmds" <<-'CMDS'
 	modprobe btrfs; mkdir -p /mnt /src
 	mount -t btrfs -o ro /dev/vdc /src
@@ -375,13 +375,8 @@ btrfs_helper_vm() {
 	echo btrfs-subvol >/mnt/root/marker
 	umount /src && umount /mnt && echo layout-done-$((6 * 7))
 	CMDS
-	"$TOP/tests/tools/vm-shell.exp" "$T/helper.log" "$STACKED_VM_TIMEOUT" "$SHELL_PROMPT" \
-		"$T/helper.cmds" --kernel "/boot/vmlinuz-$KVER" --initrd "$T/helper.img" \
-		--mem 512M --append "root=LABEL=no-such-root rootwait=1" \
-		--disk "virtio-blk:$f1" --disk "virtio-blk:$f2" --disk "virtio-blk:$src" ||
-		{ show_log "$T/helper.log" 40; fail "the helper VM failed"; return 1; }
-	grep -q 'layout-done-42' "$T/helper.log" ||
-		{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the btrfs"; return 1; }
+	helper_vm "$T/helper.log" "$STACKED_VM_TIMEOUT" "$T/helper.img" "$T/helper.cmds" "" \
+		"$f1" "$f2" "$src"
 }
 
 # make_btrfs_pair F1 F2: a two-device btrfs, data and metadata raid1,
@@ -391,7 +386,7 @@ btrfs_helper_vm() {
 # fills it.  Cached on its recipe under $BUILD/tests/stacked.cache.
 make_btrfs_pair() {
 	local f1=$1 f2=$2 key cache
-	key=$({ declare -f make_btrfs_pair btrfs_helper_vm write_report_init
+	key=$({ declare -f make_btrfs_pair btrfs_helper_vm helper_image helper_vm write_report_init
 		cat "$TOP/tests/fixtures/btrfs-subvol.c" "$BUSYBOX"
 		echo "$KVER"; } | sha256sum | cut -c1-16)
 	cache=$BUILD/tests/stacked.cache/btrfs-$key
@@ -513,25 +508,14 @@ btrfs_device_missing_mounts_with_rootflags_degraded() {
 
 # ---- md RAID1 -> LUKS2 -> LVM ------------------------------------------
 
-# payload_helper_vm LOG CMDS DISK...: the stock kernel with an image of
-# mkrescue -k (its cryptsetup and lvm, dm_crypt) types CMDS into the
-# rescue shell, the DISKs on virtio-blk (vda, vdb, ...); rescue-init's
-# own layers are off, so that it opens and activates nothing itself.
+# payload_helper_vm LOG CMDS DISK...: the helper VM (tests/lib/helper-vm.sh)
+# with its cryptsetup and lvm, dm_crypt; rescue-init's own layers are
+# off, so that it opens and activates nothing itself.
 payload_helper_vm() {
-	local log=$1 cmds=$2 disk args=()
+	local log=$1 cmds=$2
 	shift 2
-	for disk in "$@"; do
-		args+=(--disk "virtio-blk:$disk")
-	done
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --add-module dm_crypt \
-		-o "$T/helper.img" 2>"$T/helper.err" ||
-		{ fail "mkrescue for the helper VM failed:" "$(cat "$T/helper.err")"; return 1; }
-	"$TOP/tests/tools/vm-shell.exp" "$log" "$STACKED_VM_TIMEOUT" "$SHELL_PROMPT" "$cmds" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/helper.img" --mem 512M \
-		--append "root=LABEL=no-such-root rootwait=1 rd.lvm=0 rd.luks=0 rd.md=0" "${args[@]}" ||
-		{ show_log "$log" 40; fail "the helper VM failed"; return 1; }
-	grep -q 'layout-done-42' "$log" ||
-		{ show_log "$log" 40; fail "the helper VM did not make the layout"; return 1; }
+	helper_image "$T/helper.img" --add-module dm_crypt || return 1
+	helper_vm "$log" "$STACKED_VM_TIMEOUT" "$T/helper.img" "$cmds" "rd.lvm=0 rd.luks=0 rd.md=0" "$@"
 }
 
 # make_luks_lvm_payloads: two 48 MiB LUKS2 containers (passphrase
@@ -548,7 +532,7 @@ payload_helper_vm() {
 make_luks_lvm_payloads() {
 	local key cache
 	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_luks_lvm_payloads payload_helper_vm write_report_init
+	key=$({ declare -f make_luks_lvm_payloads payload_helper_vm helper_image helper_vm write_report_init
 		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
 		echo "$DEB_LUKS_UUID $DEB_ROOT_UUID $MDL_LUKS_UUID $MDL_ROOT_UUID"
 		echo "$PV_DEB $PV_MDL $STACK_PASS"; } | sha256sum | cut -c1-16)
