@@ -14,6 +14,7 @@
 # 2047-byte unbalanced quote (rescue-shell/empty_root_is_reported,
 # long_unterminated_root_is_reported).
 
+# shellcheck disable=SC2016 # the result_cmd expressions are single-quoted: they expand in the guest
 . "$TOP/tests/lib/rescue-lib.sh"
 
 # ---- a root that appears late -----------------------------------------
@@ -32,6 +33,7 @@ test_hot_added_root_is_found_with_rootwait() {
 	wait_log "$T/console.log" "rescue: waiting for root UUID=$ROOT_UUID: [0-9]+ of 60 s" 30 &&
 		sleep 2 && hot_add_disk "$T/root.img" ||
 		{ stop_vm; return 1; }
+	# shellcheck disable=SC2154 # vm_pid: set by start_vm (tests/lib/lib.sh)
 	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
 	expect_log "$T/console.log" "rescue: root UUID=$ROOT_UUID appeared after [0-9]+ us of waiting" \
 		"the appearance through a uevent" &&

@@ -74,7 +74,7 @@ make_report_initramfs() { # out [with-console]
 
 rdinit_sees_every_bus_at_once() {
 	make_report_initramfs "$T/initramfs.cpio" || return 1
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # every_bus_disks: run-vm options, one word each
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
 		--append "rdinit=/report-dev wait_sd=3" $(every_bus_disks) || return 1
 	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
@@ -113,7 +113,7 @@ devtmpfs_entries_0_leaves_them_out() {
 
 devtmpfs_mount_0_leaves_initramfs_dev_alone() {
 	make_report_initramfs "$T/initramfs.cpio" with-console || return 1
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # every_bus_disks: run-vm options, one word each
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
 		--append "rdinit=/report-dev devtmpfs.mount=0" $(every_bus_disks) || return 1
 	expect_no_log "$T/console.log" 'devtmpfs: mounted' "devtmpfs mount" &&
@@ -176,6 +176,7 @@ init_sh_without_initramfs_by_partuuid() {
 # owner: devtmpfs cannot tell a device that comes back from another
 # that gets its name and dev_t.
 module_nodes_follow_devices() {
+	# shellcheck disable=SC2153 # BASE: set by for_each_kernel_base (kernel/bases.sh)
 	[ -r "$TEST_MODULE" ] || { fail "missing $TEST_MODULE (make test-module KVER=$BASE)"; return 1; }
 	cat >"$T/check-nodes" <<'EOF'
 #!/bin/sh
@@ -303,7 +304,7 @@ series_applies_cleanly() {
 		sed -n "s|^+++ b/\\([^[:space:]]*\\).*|linux-source-$BASE/\\1|p" "$SERIES_DIR/$p"
 	done | sort -u)
 	mkdir -p "$T/src"
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # files: paths of the kernel tree, one word each
 	tar -xf "$TARBALL" -C "$T/src" --strip-components=1 $files ||
 		{ fail "unable to extract the files the series touches from $TARBALL"; return 1; }
 	for p in $(series_patches); do

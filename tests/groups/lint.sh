@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# tests/groups/lint.sh: static analysis of every C file of rescue/, tests/layouts/,
-# tests/fixtures/ and tests/fuzz/, which must find nothing.  A false positive is silenced
-# where it stands, with a NOLINT or cppcheck-suppress comment that says
-# why, never by lowering the level here.
+# tests/groups/lint.sh: static analysis of every C file of rescue/,
+# tests/layouts/, tests/fixtures/ and tests/fuzz/, and shellcheck over
+# every shell file of the repo, which must find nothing.  A false
+# positive is silenced where it stands, with a NOLINT, cppcheck-suppress
+# or shellcheck disable comment that says why, never by lowering the
+# level here.
 
 lint_sources() {
 	ls "$TOP"/rescue/*/*.c "$TOP"/rescue/*/*/*.c "$TOP"/tests/fixtures/*.c "$TOP"/tests/layouts/*.c "$TOP"/tests/fuzz/*.c
@@ -27,7 +29,7 @@ lint_cflags() {
 test_cppcheck_finds_nothing() {
 	local out
 	lint_gen || { fail "unable to generate storage-layers.h"; return 1; }
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # lint_sources: paths of this tree, one word each
 	out=$(cppcheck -q --enable=warning,style,performance,portability \
 		--suppress=variableScope --inline-suppr --error-exitcode=1 \
 		-D_GNU_SOURCE --std=c11 -I "$TOP/rescue/init" -I "$TOP/rescue/mkrescue" -I "$TOP/rescue/lib" -I "$T/gen" $(lint_sources) 2>&1) ||
@@ -50,13 +52,13 @@ test_clang_tidy_finds_nothing() {
 	# One list for the run and the check: files may come and go meanwhile.
 	lint_sources >"$T/sources"
 	[ -s "$T/sources" ] || { fail "no C file to analyse under $TOP"; return 1; }
-	# shellcheck disable=SC2016
+	# shellcheck disable=SC2016 # the sh -c script expands its own $1 and $2
 	(cd "$TOP" && xargs -P2 -n1 sh -c '
 		log=$1/log/$(echo "$2" | tr / _)
 		clang-tidy --quiet --enable-check-profile --store-check-profile="$1/profile" \
 			"$2" -- '"$flags"' >"$log" 2>&1
 		echo $? >"$log.status"' clang-tidy "$T" <"$T/sources")
-	for src in $(cat "$T/sources"); do
+	while read -r src; do
 		log=$T/log/$(echo "$src" | tr / _)
 		status=$(cat "$log.status" 2>/dev/null)
 		if [ "${status:-none}" != 0 ] || grep -qE '(warning|error):' "$log" 2>/dev/null; then
@@ -71,7 +73,46 @@ test_clang_tidy_finds_nothing() {
 			fail "clang-tidy left no profile of the checks of .clang-tidy for $src"
 			bad=1
 		fi
-	done
+	done <"$T/sources"
 	[ "$bad" -eq 0 ] || return 1
 	note "clang-tidy: $(wc -l <"$T/sources") files analysed, no finding"
+}
+
+# The shell files of the repo: what git tracks whose name ends in .sh or
+# whose first line is a shell's #!.  The ones without a #! (the test
+# groups and libraries, sourced by bash) are checked as bash.
+shell_files() {
+	git -C "$TOP" ls-files | while read -r f; do
+		case $f in
+		*.sh) echo "$f" ;;
+		*) [ -f "$TOP/$f" ] && head -n1 "$TOP/$f" | grep -qE '^#!.*[/ ](ba|da)?sh([[:space:]]|$)' &&
+			echo "$f" ;;
+		esac
+	done
+}
+
+# The default level of shellcheck; left out for every file: SC1090 and
+# SC1091 (the files source each other by paths under $TOP, which the
+# checker cannot follow; each is checked on its own), and SC2015
+# (`check && check || { fail ...; return 1; }` is how every check here
+# reads: the failure branch is meant to run when any step of the chain
+# fails).  A finding fails the test with its file:line.
+test_every_shell_file_passes_shellcheck() {
+	local f shell n=0
+	command -v shellcheck >/dev/null || { fail "no shellcheck (make deps)"; return 1; }
+	git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 ||
+		{ fail "$TOP is not a git checkout: no list of its files"; return 1; }
+	shell_files >"$T/files"
+	[ -s "$T/files" ] || { fail "no shell file under $TOP"; return 1; }
+	: >"$T/findings"
+	while read -r f; do
+		shell=()
+		head -n1 "$TOP/$f" | grep -q '^#!' || shell=(-s bash)
+		(cd "$TOP" && shellcheck -f gcc -e SC1090,SC1091,SC2015 "${shell[@]}" "$f") >>"$T/findings" 2>&1
+		n=$((n + 1))
+	done <"$T/files"
+	[ ! -s "$T/findings" ] ||
+		{ fail "shellcheck: $(wc -l <"$T/findings") findings in $(cut -d: -f1 "$T/findings" | sort -u | wc -l) of $n files:" \
+			"$(cat "$T/findings")"; return 1; }
+	note "shellcheck: $n files, no finding"
 }

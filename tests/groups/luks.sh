@@ -405,7 +405,6 @@ test_luks_overlong_passphrase_is_refused_whole() {
 # and busybox's reboot from the session reboots the machine while the
 # prompt waits, where PID 1 used to ignore it until the prompt ended.
 test_luks_prompt_over_ssh_refuses_no_tty_and_obeys_reboot() {
-	local i
 	. "$TOP/tests/groups/network.sh"
 	KVER=$(stock_kernel_version) || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
@@ -417,7 +416,7 @@ test_luks_prompt_over_ssh_refuses_no_tty_and_obeys_reboot() {
 	ssh_vm "$KVER" "root=UUID=$ROOT_UUID ip=dhcp" "$T/c.img" || return 1
 	wait_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\)" 60 ||
 		{ kill "$SSH_PID"; wait "$SSH_PID"; fail "no passphrase prompt"; return 1; }
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		echo not-the-passphrase | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock \
 			>"$T/notty.out" 2>&1
 		grep -q 'rescue-unlock' "$T/notty.out" && break

@@ -29,7 +29,7 @@ stock_kernel_drivers_probe_asynchronously() {
 		--initrd "$T/rescue.img" --mem 512M \
 		--append "root=UUID=$ROOT_UUID rescue.debug ata_generic.async_probe=0" \
 		--disk "virtio-blk:$T/decoy.img" --disk "ide:$T/root.img" || return 1
-	# shellcheck disable=SC2059
+	# shellcheck disable=SC2059 # took is the format, a regex with %s for the module and its option
 	expect_log "$T/console.log" "$(printf "$took" ata_piix async_probe)" \
 		"ata_piix loaded with async_probe" &&
 	expect_log "$T/console.log" 'rescue: module virtio_blk took [0-9]+ us$' \

@@ -174,7 +174,7 @@ test_failed_run_keeps_the_previous_image() {
 	mk --busybox "$T/no-busybox" -o "$T/rescue.img" 2>/dev/null &&
 		{ fail "a run with a missing busybox succeeded"; return 1; }
 	cmp "$T/rescue.img" "$T/before" || { fail "the previous image changed"; return 1; }
-	! ls -A "$T" | grep -q '^\.rescue\.img\.' || { fail "a temporary is left"; return 1; }
+	! compgen -G "$T/.rescue.img.*" >/dev/null || { fail "a temporary is left"; return 1; }
 	mkdir "$T/dir.img"
 	mk -o "$T/dir.img" 2>"$T/stderr" && { fail "-o DIRECTORY succeeded"; return 1; }
 	[ "$(wc -l <"$T/stderr")" -eq 1 ] && grep -q "unable to write $T/dir.img" "$T/stderr" ||
@@ -206,7 +206,7 @@ test_sigterm_removes_the_temporary() {
 	# zstd -19 takes about a second: long enough to be caught writing.
 	"$MKRESCUE" --init "$MK_INIT" --compress-level 19 -o "$T/rescue.img" &
 	local pid=$! i=0
-	while ! ls -A "$T" | grep -q '^\.rescue\.img\.' && [ $i -lt 200 ]; do
+	while ! compgen -G "$T/.rescue.img.*" >/dev/null && [ $i -lt 200 ]; do
 		sleep 0.01; i=$((i + 1))
 	done
 	kill -TERM "$pid"
@@ -220,10 +220,10 @@ test_help_and_man_page_name_every_option() {
 	"$MKRESCUE" --help >"$T/help" || { fail "--help failed"; return 1; }
 	"$MKRESCUE" --version | grep -q '^mkrescue ' || { fail "--version"; return 1; }
 	local opt
-	for opt in $(grep -oE -- '--[a-z][a-z0-9-]+' "$T/help" | sort -u); do
+	while read -r opt; do
 		grep -qF -- "${opt//-/\\-}" "$TOP/rescue/mkrescue/mkrescue.8" ||
 			{ fail "$opt is not in rescue/mkrescue/mkrescue.8"; return 1; }
-	done
+	done < <(grep -oE -- '--[a-z][a-z0-9-]+' "$T/help" | sort -u)
 	[ "$(grep -cE -- '^ +(-[a-z], )?--' "$T/help")" -ge 15 ] ||
 		fail "--help lists fewer than 15 options"
 }

@@ -56,7 +56,7 @@ test_storage_image_holds_tools_libraries_and_loader() {
 	mk_setup || return 1
 	mk --storage --compress none -o "$T/storage.img" || return 1
 	list_image "$T/storage.img" >"$T/list"
-	local tool f needed lib missing="" interp
+	local tool name arg f needed lib missing="" interp
 	for tool in $STORAGE_TOOLS; do
 		expect_entry "$T/list" -rwxr-xr-x "$tool"
 	done
@@ -103,8 +103,9 @@ test_storage_image_holds_tools_libraries_and_loader() {
 		return 0
 	fi
 	for tool in "mdadm --version" "cryptsetup --version" "btrfs --version"; do
-		chroot "$T/root" /sbin/$tool >"$T/chroot.out" 2>&1 ||
-		chroot "$T/root" /bin/$tool >"$T/chroot.out" 2>&1 ||
+		read -r name arg <<<"$tool"
+		chroot "$T/root" "/sbin/$name" "$arg" >"$T/chroot.out" 2>&1 ||
+		chroot "$T/root" "/bin/$name" "$arg" >"$T/chroot.out" 2>&1 ||
 			fail "$tool fails in the extracted image:" "$(cat "$T/chroot.out")"
 	done
 }
@@ -158,11 +159,11 @@ stock_kernel_rescue_shell_runs_storage_tools() {
 	"$MKRESCUE" --init "$MK_BUILD/rescue-init" -k "$kver" -o "$T/rescue.img" || return 1
 	{
 		# dm_mod has no modalias: nothing loads it before lvm asks.
-		echo "modprobe dm_mod; printf '%s %s: tool modprobe=%s\\n' TEST RESULT \$?"
+		printf '%s\n' "modprobe dm_mod; printf '%s %s: tool modprobe=%s\\n' TEST RESULT \$?"
 		for tool in "cryptsetup --version" "lvm version" "mdadm --version" \
 			"btrfs --version" "dmsetup --version"; do
 			name=${tool%% *}
-			echo "$tool; printf '%s %s: tool $name=%s\\n' TEST RESULT \$?"
+			printf '%s\n' "$tool; printf '%s %s: tool $name=%s\\n' TEST RESULT \$?"
 		done
 	} >"$T/commands"
 	"$TOP/tests/tools/vm-shell.exp" "$T/console.log" "$STOCK_STORAGE_TIMEOUT" "$SHELL_PROMPT" \

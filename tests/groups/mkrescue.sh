@@ -293,8 +293,8 @@ test_stock_kernel_hostonly_keeps_only_this_hosts_drivers() {
 stock_hostonly_keeps_only_this_hosts_drivers() {
 	local m rootfs
 	KVER=$(stock_kernel_version) || return 1
-	ls /sys/class/block/*/device/driver 2>/dev/null | grep -q . ||
-		ls /sys/class/block/ | grep -q '^vd' ||
+	compgen -G '/sys/class/block/*/device/driver' >/dev/null ||
+		compgen -G '/sys/class/block/vd*' >/dev/null ||
 		{ fail "this host has no block device with a driver in /sys"; return 1; }
 	rootfs=$(awk '$2 == "/" { t = $3 } END { print t }' /proc/mounts)
 	mk -k "$KVER" --hostonly -o "$T/host.img" 2>"$T/stderr" ||
@@ -302,7 +302,7 @@ stock_hostonly_keeps_only_this_hosts_drivers() {
 	list_image "$T/host.img" >"$T/list"
 	shipped_modules "$T/list" "$KVER" >"$T/modules"
 	note "$KVER --hostonly: $(wc -l <"$T/modules") modules ($(tr '\n' ' ' <"$T/modules")), image $(stat -c %s "$T/host.img") bytes"
-	if ls /sys/class/block/ | grep -q '^vd'; then
+	if compgen -G '/sys/class/block/vd*' >/dev/null; then
 		grep -qx virtio_blk "$T/modules" ||
 			{ fail "--hostonly dropped virtio_blk, this host's disk driver"; return 1; }
 	fi
@@ -624,10 +624,10 @@ test_toolkit_cache_others_can_write_is_not_used() {
 
 test_image_without_e2fsck_is_under_1_5_mb() {
 	mk_setup || return 1
-	local start end size size_no_fsck ms=999999 i
+	local start end size size_no_fsck ms=999999
 	# The time is a figure, not a check (make bench compares it with
 	# dracut); the best of three: the first may read inputs from disk.
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		start=$(date +%s%N)
 		mk -o "$T/rescue.img" || return 1
 		end=$(date +%s%N)

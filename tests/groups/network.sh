@@ -9,6 +9,7 @@
 . "$TOP/tests/lib/rescue-lib.sh"
 
 NET_VM_TIMEOUT=${NET_VM_TIMEOUT:-180}
+# shellcheck disable=SC2054 # the commas are QEMU's, inside one argument
 NIC=(--qemu-arg -nic --qemu-arg user,model=virtio-net-pci,mac=52:54:00:12:34:56)
 
 # net_image KVER OUT: mkrescue -k, whose default set has the NIC drivers.

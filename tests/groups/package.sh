@@ -36,7 +36,7 @@ package_deb() {
 			echo "$key" >"$PACKAGE_BUILD/key"
 		fi
 	) 9>"$PACKAGE_BUILD.lock" || return 1
-	deb=$(ls "$PACKAGE_BUILD"/deb/devtmpfs-rescue_*_amd64.deb 2>/dev/null | head -n1)
+	deb=$(compgen -G "$PACKAGE_BUILD/deb/devtmpfs-rescue_*_amd64.deb" | head -n1)
 	[ -n "$deb" ] || { fail "make deb wrote no devtmpfs-rescue .deb in $PACKAGE_BUILD/deb"; return 1; }
 	echo "$deb"
 }
@@ -109,6 +109,7 @@ package_download() { # package
 		flock 9
 		cd "$dir" && apt-get download "$1" >"$T/apt-download.log" 2>&1
 	) 9>"$dir.lock" || { fail "apt-get download $1 failed:" "$(tail -n5 "$T/apt-download.log")"; return 1; }
+	# shellcheck disable=SC2012 # the newest by time; the names are Debian's, without blanks
 	f=$(ls -t "$dir/$1"_*.deb 2>/dev/null | head -n1)
 	[ -n "$f" ] || { fail "apt-get download $1 left no .deb in $dir"; return 1; }
 	echo "$f"
@@ -123,7 +124,7 @@ chroot_mount() { # tree
 
 chroot_umount() { # tree
 	local m
-	for m in $(awk -v t="$1/" 'index($2, t) == 1 { print $2 }' /proc/mounts | sort -r); do
+	awk -v t="$1/" 'index($2, t) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do
 		umount "$m" 2>/dev/null || umount -l "$m"
 	done
 }
@@ -186,6 +187,7 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	# What apt would install: ours with its Depends, then GRUB and the
 	# kernel with theirs.
 	debs_a=$(package_closure "$tree/var/lib/dpkg/status" "$deb") || return 1
+	# shellcheck disable=SC2086 # PACKAGE_EXTRA is a list of package names
 	debs_b=$(package_closure "$tree/var/lib/dpkg/status" "$deb" $PACKAGE_EXTRA) || return 1
 	debs_b=$(comm -13 <(echo "$debs_a" | sort) <(echo "$debs_b" | sort))
 	kver=$(echo "$debs_b" | sed -n 's|.*/linux-image-\([0-9][^_]*-amd64\)_.*|\1|p' | sort -V)
@@ -196,6 +198,7 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	note "kernels $kver and $kver_new; $(echo "$debs_a" | wc -l) + $(echo "$debs_b" | wc -l) packages"
 
 	chroot_mount "$tree" || return 1
+	# shellcheck disable=SC2086 # the .deb paths have no blanks
 	root_dpkg_i "$tree" "$T/dpkg-a.log" $debs_a "$deb" || return 1
 	ls "$tree"/boot/rescue.img-* >/dev/null 2>&1 &&
 		fail "rescue images before any kernel:" "$(ls "$tree"/boot/rescue.img-*)"
@@ -216,6 +219,7 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	echo update_initramfs=no >"$tree/etc/initramfs-tools/update-initramfs.conf"
 	# The newer kernel apart: it pre-depends on linux-base, which a
 	# single dpkg -i of everything would only have unpacked.
+	# shellcheck disable=SC2046 # the .deb paths have no blanks
 	root_dpkg_i "$tree" "$T/dpkg-b.log" $(echo "$debs_b" | grep -v "/linux-image-6\.12") &&
 	root_dpkg_i "$tree" "$T/dpkg-b2.log" $(echo "$debs_b" | grep "/linux-image-6\.12") ||
 		return 1
@@ -365,7 +369,7 @@ rescue_img_lists() {
 # update-rescue-images(8) and rescue.conf's comments checked on the
 # image written.
 test_rescue_conf_update_rescue_images_and_kernel_install() {
-	local deb img tree kver debs out conf update=/usr/sbin/update-rescue-images
+	local deb img tree kver debs conf update=/usr/sbin/update-rescue-images
 	deb=$(package_deb) || return 1
 	img=$("$TOP/tests/tools/debian-root" 2>"$T/debian-root.log") ||
 		{ fail "tests/tools/debian-root failed:" "$(tail -n5 "$T/debian-root.log")"; return 1; }
@@ -380,6 +384,7 @@ test_rescue_conf_update_rescue_images_and_kernel_install() {
 	echo MODULES=list >"$tree/etc/initramfs-tools/conf.d/package-test.conf"
 	echo update_initramfs=no >"$tree/etc/initramfs-tools/update-initramfs.conf"
 	chroot_mount "$tree" || return 1
+	# shellcheck disable=SC2086 # the .deb paths have no blanks
 	root_dpkg_i "$tree" "$T/dpkg.log" $debs "$deb" || return 1
 	img=$tree/boot/rescue.img-$kver
 	[ -s "$img" ] || { fail "installing the package and $kver wrote no $img"; return 1; }
@@ -475,7 +480,7 @@ test_rescue_conf_update_rescue_images_and_kernel_install() {
 	grep -Eq "^update-rescue-images: no rescue image for Linux $kver: /boot/small has [0-9]+ KB free, the image needs [0-9]+ KB" "$T/small.log" ||
 		fail "a /boot too small: not the line with the figures:" "$(cat "$T/small.log")"
 	[ "$(cat "$tree/boot/small/rescue.img-$kver")" = 'the old image' ] &&
-		[ "$(ls -A "$tree/boot/small" | wc -l)" -eq 1 ] ||
+		[ "$(find "$tree/boot/small" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1 ] ||
 		fail "a /boot too small: its files changed:" "$(ls -la "$tree/boot/small")"
 	note "a 2 MB /boot: $(sed -n 's/.*: \/boot\/small //p' "$T/small.log")"
 	umount "$tree/boot/small"

@@ -31,6 +31,7 @@ late_root() {
 	wait_log "$T/console.log" "$2" "$VM_TIMEOUT" &&
 		hot_add_disk "$T/root.img" ||
 		{ stop_vm; return 1; }
+	# shellcheck disable=SC2154 # vm_pid: set by start_vm (tests/lib/lib.sh)
 	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
 	expect_field "$T/console.log" root marker late &&
 	expect_exec_line /sbin/init /dev/sdb ext4 ro &&
@@ -156,6 +157,7 @@ test_ctrl_alt_del_during_the_root_wait_syncs_first() {
 	wait_log "$T/console.log" 'rescue: waiting for root LABEL=nowhere: [0-9]+ s \(rootwait, no limit\)' 100 &&
 		monitor "$T/mon.sock" "sendkey ctrl-alt-delete" ||
 		{ stop_vm; return 1; }
+	# shellcheck disable=SC2154 # vm_pid: set by start_vm (tests/lib/lib.sh)
 	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
 	expect_log "$T/console.log" 'rescue: rebooting \(signal Interrupt\)$' "the reboot on ctrl-alt-del" &&
 	expect_log "$T/console.log" 'rescue: syncing the disks$' "the sync" &&

@@ -16,7 +16,7 @@ MKLAYOUT=${MKLAYOUT:-$BUILD/mklayout}
 MIN_FIXED_SEEDS=20
 
 fixed_seeds() {
-	sed 's/#.*//' "$SEED_LIST" | tr -s ' \t' '\n\n' | grep -E '^[0-9]+s?$'
+	sed 's/#.*//' "$SEED_LIST" | tr -s ' \t' '\n' | grep -E '^[0-9]+s?$'
 }
 
 # mklayout's arguments for a seed of the list: N, or Ns (stacked).
@@ -43,11 +43,12 @@ test_fixed_seeds_boot_their_root() {
 # The coverage is read from the plans (mklayout --plan-only), so that the
 # list cannot rot silently when the generator changes.
 test_fixed_seeds_cover_every_bus_table_and_root_form() {
-	local seed n=0 want missing=() dir
+	local seed n=0 want missing=() dir args=()
 	local -A have=()
 	for seed in $(fixed_seeds); do
 		dir=$T/plan-$seed
-		"$MKLAYOUT" $(seed_args "$seed") --out "$dir" --plan-only ||
+		mapfile -t args < <(seed_args "$seed")
+		"$MKLAYOUT" "${args[@]}" --out "$dir" --plan-only ||
 			{ fail "mklayout $(seed_args "$seed" | paste -sd' ') --plan-only failed"; return 1; }
 		for want in $(sed -n 's/^\(buses\|tables\|decoys\)=//p' "$dir/expect" | tr ',' ' '); do
 			have[has:$want]=1
@@ -94,7 +95,7 @@ test_fixed_seeds_cover_every_bus_table_and_root_form() {
 # for some (exit 3) no root= form the kernel mounts itself names the
 # root, and the --kernel-root comparison would be left out.
 test_same_seed_gives_identical_images() {
-	local seed= best=0 disks f differ=0 images status
+	local seed='' best=0 disks f differ=0 images status
 	for f in $(fixed_seeds | grep -v 's$'); do
 		"$MKLAYOUT" --seed "$f" --out "$T/p$f" --plan-only ||
 			{ fail "mklayout --seed $f --plan-only failed"; return 1; }
@@ -121,7 +122,7 @@ test_same_seed_gives_identical_images() {
 		fail "seed $seed built twice differs:" "$(head -n 20 "$T/diff")"
 		return 1
 	fi
-	images=$(cd "$T/a" && ls disk*.img | wc -l)
+	images=$(compgen -G "$T/a/disk*.img" | wc -l)
 	"$MKLAYOUT" --seed "$seed" --out "$T/k" --kernel-root 2>"$T/k.err" ||
 		{ fail "mklayout --seed $seed --kernel-root failed:" "$(cat "$T/k.err")"; return 1; }
 	for f in "$T"/a/disk*.img; do

@@ -5,6 +5,7 @@
 # without it replays the journal and so writes it; in the rescue shell
 # every disk is read-only and rescue-mount --rw writes to one only.
 
+# shellcheck disable=SC2016 # the result_cmd expressions are single-quoted: they expand in the guest
 . "$TOP/tests/lib/rescue-lib.sh"
 
 # dirty_ext4 OUT MARKER: a 16 MiB ext4 root (report-init, MARKER) with an
@@ -95,7 +96,7 @@ test_rescue_shell_is_read_only_but_for_rescue_mount_rw() {
 	dirty_ext4 "$T/root.img" strict || return 1
 	mkdir -p "$T/data"
 	echo data >"$T/data/marker"
-	make_gpt "$T/data.img" 24 one:$BASE_PARTUUID:10 two:$DECOY_PARTUUID:rest || return 1
+	make_gpt "$T/data.img" 24 "one:$BASE_PARTUUID:10" "two:$DECOY_PARTUUID:rest" || return 1
 	put_ext4 "$T/data.img" 1 "$T/data" "$DECOY_UUID" one || return 1
 	put_ext4 "$T/data.img" 2 "$T/data" "$ROOT_UUID" two || return 1
 	record_sums "$T/root.img"
@@ -265,7 +266,7 @@ EOF2
 		xfs_proto "$T/xfs-root" >"$T/xfs.proto"
 		rm -f "$T/dirty.img"
 		truncate -s "${DIRTY_XFS_MB}M" "$T/dirty.img"
-		mkfs.xfs -q -m uuid=$ROOT_UUID -L root -p "$T/xfs.proto" "$T/dirty.img" \
+		mkfs.xfs -q -m "uuid=$ROOT_UUID" -L root -p "$T/xfs.proto" "$T/dirty.img" \
 			>"$T/mkfs.log" 2>&1 || { fail "mkfs.xfs failed:" "$(cat "$T/mkfs.log")"; return 1; }
 		boot_vm "$T/maker.log" --kernel "/boot/vmlinuz-$kver" --initrd "$T/maker.img" \
 			--append "root=/dev/vda rw init=/sbin/maker" \

@@ -14,7 +14,7 @@ test_root_by_dev_name_on_virtio() {
 	make_image "$T/initrd" || return 1
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
 	make_root_dir "$T/root" dev-name
-	make_gpt "$T/root.img" 24 rootpart:$ROOT_PARTUUID:rest &&
+	make_gpt "$T/root.img" 24 "rootpart:$ROOT_PARTUUID:rest" &&
 	put_ext4 "$T/root.img" 1 "$T/root" "$ROOT_UUID" root || return 1
 	boot "$T/initrd" "root=/dev/vdb1" \
 		--disk "virtio-blk:$T/decoy.img" --disk "virtio-blk:$T/root.img" || return 1
@@ -50,8 +50,8 @@ test_root_by_label_on_ahci() {
 test_root_by_partuuid_on_virtio() {
 	make_image "$T/initrd" || return 1
 	make_root_dir "$T/root" by-partuuid
-	make_gpt "$T/decoy.img" 8 decoy:$DECOY_PARTUUID:rest || return 1
-	make_gpt "$T/root.img" 24 other:$BASE_PARTUUID:4 root:$ROOT_PARTUUID:rest &&
+	make_gpt "$T/decoy.img" 8 "decoy:$DECOY_PARTUUID:rest" || return 1
+	make_gpt "$T/root.img" 24 "other:$BASE_PARTUUID:4" "root:$ROOT_PARTUUID:rest" &&
 	put_ext4 "$T/root.img" 2 "$T/root" "$ROOT_UUID" root || return 1
 	boot "$T/initrd" "root=PARTUUID=$ROOT_PARTUUID" \
 		--disk "virtio-blk:$T/decoy.img" --disk "virtio-blk:$T/root.img" || return 1
@@ -77,10 +77,10 @@ test_root_by_partuuid_partnroff_on_nvme() {
 	make_image "$T/initrd" || return 1
 	make_root_dir "$T/root" partnroff
 	mkdir -p "$T/boot" && echo boot >"$T/boot/marker"
-	make_gpt "$T/root.img" 32 boot:$BASE_PARTUUID:8 root:$ROOT_PARTUUID:rest &&
+	make_gpt "$T/root.img" 32 "boot:$BASE_PARTUUID:8" "root:$ROOT_PARTUUID:rest" &&
 	put_ext4 "$T/root.img" 1 "$T/boot" "$DECOY_UUID" boot &&
 	put_ext4 "$T/root.img" 2 "$T/root" "$ROOT_UUID" root || return 1
-	make_gpt "$T/decoy.img" 8 decoy:$DECOY_PARTUUID:rest || return 1
+	make_gpt "$T/decoy.img" 8 "decoy:$DECOY_PARTUUID:rest" || return 1
 	boot "$T/initrd" "root=PARTUUID=$BASE_PARTUUID/PARTNROFF=1" \
 		--disk "virtio-blk:$T/decoy.img" --disk "nvme:$T/root.img" || return 1
 	expect_root partnroff /dev/nvme0n1p2 ro
@@ -89,9 +89,9 @@ test_root_by_partuuid_partnroff_on_nvme() {
 test_root_by_partlabel_on_nvme() {
 	make_image "$T/initrd" || return 1
 	make_root_dir "$T/root" by-partlabel
-	make_gpt "$T/root.img" 24 esp:$BASE_PARTUUID:4 rescue-root:$ROOT_PARTUUID:rest &&
+	make_gpt "$T/root.img" 24 "esp:$BASE_PARTUUID:4" "rescue-root:$ROOT_PARTUUID:rest" &&
 	put_ext4 "$T/root.img" 2 "$T/root" "$ROOT_UUID" root || return 1
-	make_gpt "$T/decoy.img" 8 rescue-roo:$DECOY_PARTUUID:rest || return 1
+	make_gpt "$T/decoy.img" 8 "rescue-roo:$DECOY_PARTUUID:rest" || return 1
 	boot "$T/initrd" "root=PARTLABEL=rescue-root" \
 		--disk "nvme:$T/decoy.img" --disk "nvme:$T/root.img" || return 1
 	expect_root by-partlabel /dev/nvme1n1p2 ro
@@ -103,7 +103,7 @@ test_root_by_maj_min_on_virtio() {
 	make_image "$T/initrd" || return 1
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
 	make_root_dir "$T/root" maj-min
-	make_gpt "$T/root.img" 24 root:$ROOT_PARTUUID:rest &&
+	make_gpt "$T/root.img" 24 "root:$ROOT_PARTUUID:rest" &&
 	put_ext4 "$T/root.img" 1 "$T/root" "$ROOT_UUID" root || return 1
 	local major
 	major=$(virtio_blk_major) || { fail "unable to read virtio-blk's major"; return 1; }
@@ -116,7 +116,7 @@ test_root_by_hex_devnum_on_virtio() {
 	make_image "$T/initrd" || return 1
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
 	make_root_dir "$T/root" hex
-	make_gpt "$T/root.img" 24 root:$ROOT_PARTUUID:rest &&
+	make_gpt "$T/root.img" 24 "root:$ROOT_PARTUUID:rest" &&
 	put_ext4 "$T/root.img" 1 "$T/root" "$ROOT_UUID" root || return 1
 	local major
 	major=$(virtio_blk_major) || { fail "unable to read virtio-blk's major"; return 1; }
@@ -149,7 +149,7 @@ test_root_by_disk_by_label_path_with_escape() {
 test_root_by_disk_by_partlabel_path_on_virtio() {
 	make_image "$T/initrd" || return 1
 	make_root_dir "$T/root" by-partlabel-path
-	make_gpt "$T/root.img" 24 esp:$BASE_PARTUUID:4 linux:$ROOT_PARTUUID:rest &&
+	make_gpt "$T/root.img" 24 "esp:$BASE_PARTUUID:4" "linux:$ROOT_PARTUUID:rest" &&
 	put_ext4 "$T/root.img" 2 "$T/root" "$ROOT_UUID" root || return 1
 	boot "$T/initrd" "root=/dev/disk/by-partlabel/linux rootfstype=vfat,ext4" \
 		--disk "virtio-blk:$T/root.img" || return 1
@@ -175,6 +175,7 @@ test_rw_root_is_writable_and_ro_is_not() {
 	make_image "$T/initrd" || return 1
 	make_root_dir "$T/root" writable
 	# Before the final reboot, try to write.
+	# shellcheck disable=SC2016 # the sed replacement is shell text for the guest's init
 	sed -i 's|^reboot -f$|if touch /written 2>/dev/null; then w=yes; else w=no; fi; echo "TEST RESULT: write written=$w"; reboot -f|' "$T/root/sbin/init"
 	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
 	cp "$T/root.img" "$T/root-rw.img"
@@ -477,13 +478,14 @@ test_stock_kernel_boots_default_and_hostonly_images() {
 }
 
 stock_kernel_boots_default_and_hostonly_images() {
-	local kver mode
+	local kver mode hostonly
 	kver=$(stock_kernel_version) || return 1
 	make_root_dir "$T/root" stock
 	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
 	for mode in default hostonly; do
+		hostonly=; [ "$mode" = default ] || hostonly=1
 		"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" \
-			$([ "$mode" = hostonly ] && echo --hostonly) -o "$T/$mode.img" || return 1
+			${hostonly:+--hostonly} -o "$T/$mode.img" || return 1
 		VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/$mode.log" --kernel "/boot/vmlinuz-$kver" \
 			--initrd "$T/$mode.img" --mem 1G --append "root=UUID=$ROOT_UUID" \
 			--disk "virtio-blk:$T/root.img" || return 1
@@ -504,6 +506,7 @@ test_stock_kernel_loads_only_what_the_boot_needs() {
 }
 
 stock_kernel_loads_only_what_the_boot_needs() {
+	# shellcheck disable=SC2054 # the commas are QEMU's, inside one argument
 	local kver nic=(--qemu-arg -nic --qemu-arg user,model=virtio-net-pci)
 	kver=$(stock_kernel_version) || return 1
 	make_root_dir "$T/root" later

@@ -5,6 +5,7 @@
 # init, mount errors, malformed root= values, rootwait giving up, and
 # reboot from the shell.
 
+# shellcheck disable=SC2016 # the result_cmd expressions are single-quoted: they expand in the guest
 . "$TOP/tests/lib/rescue-lib.sh"
 
 # ---- failures, the rescue shell, rd.shell=0, rd.break ----------------
@@ -13,7 +14,7 @@
 test_missing_root_opens_shell() {
 	make_image "$T/initrd" || return 1
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
-	make_gpt "$T/gpt.img" 16 esp:$BASE_PARTUUID:4 data:$DECOY_PARTUUID:rest || return 1
+	make_gpt "$T/gpt.img" 16 "esp:$BASE_PARTUUID:4" "data:$DECOY_PARTUUID:rest" || return 1
 	{
 		echo "rescue-ls"
 		result_cmd shell pid '$$' tty '$(tty)' ps1_set '${PS1:+yes}' path '$PATH'
@@ -233,7 +234,7 @@ test_partnroff_out_of_range_is_reported() {
 # PARTNROFF past the last partition: the message names both ends.
 test_partnroff_past_last_partition_is_reported() {
 	make_image "$T/initrd" || return 1
-	make_gpt "$T/disk.img" 16 a:$BASE_PARTUUID:4 b:$ROOT_PARTUUID:rest || return 1
+	make_gpt "$T/disk.img" 16 "a:$BASE_PARTUUID:4" "b:$ROOT_PARTUUID:rest" || return 1
 	: >"$T/commands"
 	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
 		--append "root=PARTUUID=$BASE_PARTUUID/PARTNROFF=2" --disk "virtio-blk:$T/disk.img" || return 1

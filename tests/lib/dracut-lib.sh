@@ -72,6 +72,7 @@ dracut_rescue_image() {
 # to its stock kernel (the boot's kernel is /boot/vmlinuz-$KVER).
 link_dracut_rescue_image() {
 	local img
+	# shellcheck disable=SC2034 # KVER: for the caller's boot (see above)
 	KVER=$(stock_kernel_version) || return 1
 	img=$(dracut_rescue_image) || return 1
 	ln -sf "$img" "$1"

@@ -8,6 +8,7 @@
 # calls them.  Each test has its own scratch directory, $T.  A fail
 # anywhere fails the test, whatever the test does with its status.
 
+# shellcheck disable=SC2034,SC2030,SC2031 # its variables are for the files that source it; T is set per test, in the subshells on purpose
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
 # Tests cd into their own directories: make BUILD (make passes a relative

@@ -4,6 +4,7 @@
 # failed run.
 
 # One collation for sort, comm and the image's byte order.
+# shellcheck disable=SC2034 # its variables are for the files that source it
 export LC_ALL=C
 
 MK_BUILD=$(cd "$BUILD" && pwd)
@@ -71,8 +72,8 @@ expect_no_file_left() { # out
 	local dir=${1%/*} base=${1##*/}
 	[ ! -e "$1" ] || { fail "$1 exists after a failure"; return 1; }
 	[ -d "$dir" ] || return 0
-	if ls -A "$dir" | grep -q "^\.$base\."; then
-		fail "a temporary is left in $dir:" "$(ls -A "$dir" | grep "^\.$base\.")"
+	if compgen -G "$dir/.$base.*" >/dev/null; then
+		fail "a temporary is left in $dir:" "$(cd "$dir" && compgen -G ".$base.*")"
 		return 1
 	fi
 }

@@ -4,6 +4,7 @@
 # tests/tools/random-layouts for its dirty roots): the image, report-init roots,
 # decoys, boots, the rescue shell driver and the dirty ext4 maker.
 
+# shellcheck disable=SC2034 # its variables are for the files that source it
 RESCUE_INIT=$BUILD/rescue-init
 
 ROOT_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9001

@@ -17,6 +17,7 @@
 # only one; "dracut" the oldest stock kernel with the image of
 # `dracut --add devtmpfs-rescue` (tests/lib/dracut-lib.sh, which the group
 # sources) instead of mkrescue -k's.
+# shellcheck disable=SC2034,SC2030,SC2031,SC2153 # T, STACK_KERNEL and STOCK_KVER are set in each kernel's subshell on purpose, for the test it runs; KVER is the caller's
 for_each_stack_kernel() {
 	local k status=0 top=$T start kver kvers oldest newest
 	kvers=$(stock_kernel_versions)
