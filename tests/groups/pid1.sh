@@ -105,8 +105,8 @@ test_shell_ending_at_once_is_retried_slowly_and_said_once() {
 
 # ---- rootwait without a value ------------------------------------------
 
-# Plain rootwait waits as the kernel's does, without limit (it was 30 s),
-# with a progress line naming the root: a disk added after 35 s boots.
+# Plain rootwait waits as the kernel's does, without limit, with a
+# progress line naming the root: a disk added after 35 s boots.
 test_plain_rootwait_waits_past_30_s() {
 	VM_TIMEOUT=120 late_root "root=UUID=$ROOT_UUID rootwait" \
 		"rescue: waiting for root UUID=$ROOT_UUID: 3[5-9] s \\(rootwait, no limit\\)" &&
