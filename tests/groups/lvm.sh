@@ -5,13 +5,13 @@
 # patched kernel too (tests/lib/stacked-lib.sh).  The volume groups are
 # made inside a helper VM (the stock kernel with mkrescue's image and
 # its lvm), never with this machine's device-mapper; the filesystems
-# are made here by mke2fs -d and copied into their LVs there.  Cached
-# under $BUILD/tests/lvm.cache.
+# are made here by mke2fs -d and copied into their LVs there: the disks
+# are tests/disks/lvm*.sh, cached under $BUILD/tests/disks.
 
 . "$TOP/tests/lib/rescue-lib.sh"
 . "$TOP/tests/lib/stacked-lib.sh"
 . "$TOP/tests/lib/dracut-lib.sh"
-. "$TOP/tests/lib/helper-vm.sh"
+. "$TOP/tests/lib/disks.sh"
 
 LVM_VM_TIMEOUT=${LVM_VM_TIMEOUT:-240}
 SPAN_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9015
@@ -39,313 +39,39 @@ CACHE_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9022
 PV_CACHE1=Rescue-PV00-0000-0000-0000-0013-cach01
 PV_CACHE2=Rescue-PV00-0000-0000-0000-0014-cach02
 LUKS_PASS=rescue-lvm-pass
+# The disk scripts read the ids from their environment (tests/lib/disks.sh).
+export SPAN_UUID LUKS_LVM_UUID PV_ROOT PV_SPAN1 PV_SPAN2 PV_DECOY PV_LUKS \
+	SNAP_UUID PV_SNAP THIN_UUID PV_THIN RAID_UUID PV_RAID1 PV_RAID2 HALF_UUID \
+	PV_HALF1 PV_HALF2 MIRROR_UUID PV_MIRROR1 PV_MIRROR2 CACHE_UUID PV_CACHE1 \
+	PV_CACHE2 LUKS_PASS
 
-# lvm_helper_vm LOG CMDS DISK...: the helper VM (tests/lib/helper-vm.sh)
-# with its lvm, cryptsetup and dm_crypt; the image is made once a test.
-lvm_helper_vm() {
-	local log=$1 cmds=$2
-	shift 2
-	[ -e "$T/helper.img" ] || helper_image "$T/helper.img" --add-module dm_crypt || return 1
-	helper_vm "$log" "$LVM_VM_TIMEOUT" "$T/helper.img" "$cmds" "rd.lvm=0 rd.luks=0" "$@"
-}
-
-# The ext4 roots copied into the LVs: report-init trees, by marker.
-lvm_ext4() { # img size_mb uuid marker
-	make_root_dir "$T/tree-$4" "$4"
-	make_ext4 "$T/tree-$4" "$1" "$2" "$3" "$4"
-}
-
-# make_lvm_disks: the disks every test picks from, in $T:
-#   lvm-root.img  PV $PV_ROOT of VG rescue-vg: LVs root-lv (ext4
-#                 $ROOT_UUID, marker lvm-root), home, var
-#   span1.img, span2.img  PVs $PV_SPAN1, $PV_SPAN2 of VG span: LV root
-#                 over both (ext4 $SPAN_UUID, marker lvm-span)
-#   decoy.img     PV $PV_DECOY of VG decoyvg: LV root, a clone of the
-#                 root's filesystem (ext4 $ROOT_UUID, marker decoy)
-#   luks.img      LUKS2 (passphrase $LUKS_PASS, minimum PBKDF cost), in
-#                 it PV $PV_LUKS of VG cryptvg: LV root (ext4
-#                 $LUKS_LVM_UUID, marker luks-lvm), as the Debian
-#                 installer's "encrypted LVM"
-# Made once per recipe by the helper VM, cached under $BUILD/tests.
+# The disks in $T: tests/disks/NAME.sh says what each holds.
 make_lvm_disks() {
-	local key cache f
-	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
-		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
-		echo "$PV_ROOT $PV_SPAN1 $PV_SPAN2 $PV_DECOY $PV_LUKS $LUKS_PASS"
-		} | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/lvm.cache/$key
-	if [ ! -e "$cache/done" ]; then
-		lvm_ext4 "$T/src-root.img" 24 "$ROOT_UUID" lvm-root &&
-		lvm_ext4 "$T/src-span.img" 40 "$SPAN_UUID" lvm-span &&
-		lvm_ext4 "$T/src-decoy.img" 24 "$ROOT_UUID" decoy &&
-		lvm_ext4 "$T/src-luks.img" 24 "$LUKS_LVM_UUID" luks-lvm || return 1
-		for f in lvm-root:64 span1:32 span2:32 decoy:32 luks:48; do
-			blank_disk "$T/${f%:*}.img" "${f#*:}"
-		done
-		# vda..vde the disks, vdf..vdi the filesystems to copy
-		cat >"$T/helper.cmds" <<-CMDS
-		modprobe dm_mod; modprobe dm_crypt; export LVM_SUPPRESS_FD_WARNINGS=1
-		lvm pvcreate -q --norestorefile -u $PV_ROOT /dev/vda && lvm vgcreate -q rescue-vg /dev/vda
-		lvm lvcreate -q -y -n root-lv -L 24M rescue-vg && lvm lvcreate -q -y -n home -L 8M rescue-vg && lvm lvcreate -q -y -n var -L 8M rescue-vg
-		dd if=/dev/vdf of=/dev/rescue-vg/root-lv bs=1M 2>/dev/null && echo root-copied
-		lvm pvcreate -q --norestorefile -u $PV_SPAN1 /dev/vdb && lvm pvcreate -q --norestorefile -u $PV_SPAN2 /dev/vdc
-		lvm vgcreate -q span /dev/vdb /dev/vdc && lvm lvcreate -q -y -n root -L 40M span
-		dd if=/dev/vdg of=/dev/span/root bs=1M 2>/dev/null && echo span-copied
-		lvm pvcreate -q --norestorefile -u $PV_DECOY /dev/vdd && lvm vgcreate -q decoyvg /dev/vdd
-		lvm lvcreate -q -y -n root -L 24M decoyvg && dd if=/dev/vdh of=/dev/decoyvg/root bs=1M 2>/dev/null && echo decoy-copied
-		echo -n $LUKS_PASS | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file - /dev/vde
-		echo -n $LUKS_PASS | cryptsetup open --key-file - /dev/vde crypt && lvm pvcreate -q --norestorefile -u $PV_LUKS /dev/mapper/crypt
-		lvm vgcreate -q cryptvg /dev/mapper/crypt && lvm lvcreate -q -y -n root -L 24M cryptvg
-		dd if=/dev/vdi of=/dev/cryptvg/root bs=1M 2>/dev/null && echo luks-copied
-		lvm vgchange -q -an rescue-vg span decoyvg cryptvg && cryptsetup close crypt && sync
-		lvm pvs -o pv_name,pv_uuid,vg_name; lvm lvs
-		[ -e /dev/mapper/crypt ] || echo layout-done-\$((6 * 7))
-		CMDS
-		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/lvm-root.img" \
-			"$T/span1.img" "$T/span2.img" "$T/decoy.img" "$T/luks.img" \
-			"$T/src-root.img" "$T/src-span.img" "$T/src-decoy.img" \
-			"$T/src-luks.img" || return 1
-		for f in root span decoy luks; do
-			grep -q "^$f-copied" <(tr -d '\r' <"$T/helper.log") ||
-				{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the $f LV"; return 1; }
-		done
-		rm -rf "$cache" && mkdir -p "$cache" &&
-		mv "$T/lvm-root.img" "$T/span1.img" "$T/span2.img" "$T/decoy.img" \
-			"$T/luks.img" "$T/helper.log" "$cache/" &&
-		touch "$cache/done" || return 1
-	fi
-	for f in lvm-root span1 span2 decoy luks; do
-		cp --sparse=always "$cache/$f.img" "$T/$f.img" || return 1
-	done
+	disk lvm ROOT_UUID SPAN_UUID LUKS_LVM_UUID PV_ROOT PV_SPAN1 PV_SPAN2 PV_DECOY PV_LUKS LUKS_PASS
 }
 
-# make_lvm_snap_disk: snap.img in $T, PV $PV_SNAP of VG snapvg: LV
-# root (ext4 $SNAP_UUID, marker lvm-snap) and snap, a snapshot of it:
-# an origin and its snapshot, which rescue-init leaves to lvm.  Cached
-# apart from make_lvm_disks.
 make_lvm_snap_disk() {
-	local key cache
-	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_snap_disk lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
-		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
-		echo "$PV_SNAP $SNAP_UUID"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/lvm.cache/snap-$key
-	if [ ! -e "$cache/done" ]; then
-		lvm_ext4 "$T/src-snap.img" 24 "$SNAP_UUID" lvm-snap &&
-		blank_disk "$T/snap.img" 48 || return 1
-		# the kernel may name the two disks either way: by their sizes
-		cat >"$T/helper.cmds" <<-CMDS
-		modprobe dm_mod; modprobe dm_snapshot; export LVM_SUPPRESS_FD_WARNINGS=1
-		for d in vda vdb; do case \$(cat /sys/block/\$d/size) in 98304) P=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pv \$P src \$S"
-		lvm pvcreate -q --norestorefile -u $PV_SNAP \$P && lvm vgcreate -q snapvg \$P && lvm lvcreate -q -y -n root -L 24M snapvg
-		dd if=\$S of=/dev/snapvg/root bs=1M 2>/dev/null && echo snap-copied
-		lvm lvcreate -q -y -s -n snap -L 8M snapvg/root && lvm vgchange -q -an snapvg && sync
-		lvm lvs -a -o lv_name,segtype,origin snapvg
-		[ -e /dev/mapper/snapvg-root ] || echo layout-done-\$((6 * 7))
-		CMDS
-		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/snap.img" \
-			"$T/src-snap.img" || return 1
-		grep -q "^snap-copied" <(tr -d '\r' <"$T/helper.log") ||
-			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the origin LV"; return 1; }
-		rm -rf "$cache" && mkdir -p "$cache" &&
-		mv "$T/snap.img" "$T/helper.log" "$cache/" &&
-		touch "$cache/done" || return 1
-	fi
-	cp --sparse=always "$cache/snap.img" "$T/snap.img"
+	disk lvm-snap PV_SNAP SNAP_UUID
 }
 
-# make_lvm_thin_disk: thin.img in $T, PV $PV_THIN of VG thinvg: a thin
-# pool "pool" and in it the thin LV root (ext4 $THIN_UUID, marker
-# lvm-thin), which rescue-init leaves to lvm.  Cached apart.
 make_lvm_thin_disk() {
-	local key cache
-	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_thin_disk lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
-		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
-		echo "$PV_THIN $THIN_UUID"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/lvm.cache/thin-$key
-	if [ ! -e "$cache/done" ]; then
-		lvm_ext4 "$T/src-thin.img" 24 "$THIN_UUID" lvm-thin &&
-		blank_disk "$T/thin.img" 64 || return 1
-		# the kernel may name the two disks either way: by their sizes
-		cat >"$T/helper.cmds" <<-CMDS
-		modprobe dm_mod; modprobe dm_thin_pool; export LVM_SUPPRESS_FD_WARNINGS=1
-		for d in vda vdb; do case \$(cat /sys/block/\$d/size) in 131072) P=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pv \$P src \$S"
-		lvm pvcreate -q --norestorefile -u $PV_THIN \$P && lvm vgcreate -q thinvg \$P && lvm lvcreate -q -y --type thin-pool -n pool -L 32M thinvg
-		lvm lvcreate -q -y --type thin -n root -V 24M --thinpool pool thinvg
-		dd if=\$S of=/dev/thinvg/root bs=1M 2>/dev/null && echo thin-copied
-		lvm vgchange -q -an thinvg && sync
-		lvm lvs -a -o lv_name,segtype,pool_lv thinvg
-		[ -e /dev/mapper/thinvg-root ] || echo layout-done-\$((6 * 7))
-		CMDS
-		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/thin.img" \
-			"$T/src-thin.img" || return 1
-		grep -q "^thin-copied" <(tr -d '\r' <"$T/helper.log") ||
-			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the thin LV"; return 1; }
-		rm -rf "$cache" && mkdir -p "$cache" &&
-		mv "$T/thin.img" "$T/helper.log" "$cache/" &&
-		touch "$cache/done" || return 1
-	fi
-	cp --sparse=always "$cache/thin.img" "$T/thin.img"
+	disk lvm-thin PV_THIN THIN_UUID
 }
 
-# make_lvm_raid_disks: raid1.img and raid2.img in $T, PVs $PV_RAID1 and
-# $PV_RAID2 of VG raidvg: LV root, lvcreate --type raid1 -m1 over both
-# (ext4 $RAID_UUID, marker lvm-raid), in sync, which rescue-init leaves
-# to lvm.  Cached apart.
 make_lvm_raid_disks() {
-	local key cache
-	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_raid_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
-		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
-		echo "$PV_RAID1 $PV_RAID2 $RAID_UUID"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/lvm.cache/raid-$key
-	if [ ! -e "$cache/done" ]; then
-		lvm_ext4 "$T/src-raid.img" 24 "$RAID_UUID" lvm-raid &&
-		blank_disk "$T/raid1.img" 40 && blank_disk "$T/raid2.img" 44 || return 1
-		# the kernel may name the disks in any order: by their sizes
-		cat >"$T/helper.cmds" <<-CMDS
-		modprobe dm_mod; modprobe dm_raid; modprobe raid1; export LVM_SUPPRESS_FD_WARNINGS=1
-		for d in vda vdb vdc; do case \$(cat /sys/block/\$d/size) in 81920) A=/dev/\$d;; 90112) B=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pvs \$A \$B src \$S"
-		lvm pvcreate -q --norestorefile -u $PV_RAID1 \$A && lvm pvcreate -q --norestorefile -u $PV_RAID2 \$B && lvm vgcreate -q raidvg \$A \$B
-		lvm lvcreate -q -y --type raid1 -m1 -n root -L 24M raidvg
-		dd if=\$S of=/dev/raidvg/root bs=1M 2>/dev/null && echo raid-copied
-		i=0; until lvm lvs --noheadings -o sync_percent raidvg/root | grep -q '100\.00' || [ \$i = 120 ]; do sleep 1; i=\$((i + 1)); done
-		lvm lvs --noheadings -o sync_percent raidvg/root | grep -q '100\.00' && echo raid-in-sync
-		lvm vgchange -q -an raidvg && sync
-		lvm lvs -a -o lv_name,segtype,devices raidvg
-		[ -e /dev/mapper/raidvg-root ] || echo layout-done-\$((6 * 7))
-		CMDS
-		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/raid1.img" \
-			"$T/raid2.img" "$T/src-raid.img" || return 1
-		grep -q "^raid-copied" <(tr -d '\r' <"$T/helper.log") &&
-		grep -q "^raid-in-sync" <(tr -d '\r' <"$T/helper.log") ||
-			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the RAID1 LV or sync it"; return 1; }
-		rm -rf "$cache" && mkdir -p "$cache" &&
-		mv "$T/raid1.img" "$T/raid2.img" "$T/helper.log" "$cache/" &&
-		touch "$cache/done" || return 1
-	fi
-	cp --sparse=always "$cache/raid1.img" "$T/raid1.img" &&
-	cp --sparse=always "$cache/raid2.img" "$T/raid2.img"
+	disk lvm-raid1 PV_RAID1 PV_RAID2 RAID_UUID
 }
 
-# make_lvm_mirror_disks: mirror1.img and mirror2.img in $T, PVs
-# $PV_MIRROR1 and $PV_MIRROR2 of VG mirrorvg: LV root, an old-style
-# lvcreate --type mirror -m1 --mirrorlog core over both (ext4
-# $MIRROR_UUID, marker lvm-mirror), in sync, which rescue-init leaves
-# to lvm.  Cached apart.
 make_lvm_mirror_disks() {
-	local key cache
-	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_mirror_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
-		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
-		echo "$PV_MIRROR1 $PV_MIRROR2 $MIRROR_UUID"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/lvm.cache/mirror-$key
-	if [ ! -e "$cache/done" ]; then
-		lvm_ext4 "$T/src-mirror.img" 24 "$MIRROR_UUID" lvm-mirror &&
-		blank_disk "$T/mirror1.img" 40 && blank_disk "$T/mirror2.img" 44 || return 1
-		# the kernel may name the disks in any order: by their sizes
-		cat >"$T/helper.cmds" <<-CMDS
-		modprobe dm_mod; modprobe dm_mirror; export LVM_SUPPRESS_FD_WARNINGS=1
-		for d in vda vdb vdc; do case \$(cat /sys/block/\$d/size) in 81920) A=/dev/\$d;; 90112) B=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pvs \$A \$B src \$S"
-		lvm pvcreate -q --norestorefile -u $PV_MIRROR1 \$A && lvm pvcreate -q --norestorefile -u $PV_MIRROR2 \$B && lvm vgcreate -q mirrorvg \$A \$B
-		lvm lvcreate -q -y --type mirror -m1 --mirrorlog core -n root -L 24M mirrorvg
-		i=0; until lvm lvs --noheadings -o copy_percent mirrorvg/root | grep -q '100\.00' || [ \$i = 120 ]; do sleep 1; i=\$((i + 1)); done
-		dd if=\$S of=/dev/mirrorvg/root bs=1M conv=fsync 2>/dev/null && echo mirror-copied
-		lvm lvs --noheadings -o copy_percent mirrorvg/root | grep -q '100\.00' && echo mirror-in-sync
-		lvm vgchange -q -an mirrorvg && sync
-		lvm lvs -a -o lv_name,segtype,devices mirrorvg
-		[ -e /dev/mapper/mirrorvg-root ] || echo layout-done-\$((6 * 7))
-		CMDS
-		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/mirror1.img" \
-			"$T/mirror2.img" "$T/src-mirror.img" || return 1
-		grep -q "^mirror-copied" <(tr -d '\r' <"$T/helper.log") &&
-		grep -q "^mirror-in-sync" <(tr -d '\r' <"$T/helper.log") ||
-			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the mirror LV or sync it"; return 1; }
-		rm -rf "$cache" && mkdir -p "$cache" &&
-		mv "$T/mirror1.img" "$T/mirror2.img" "$T/helper.log" "$cache/" &&
-		touch "$cache/done" || return 1
-	fi
-	cp --sparse=always "$cache/mirror1.img" "$T/mirror1.img" &&
-	cp --sparse=always "$cache/mirror2.img" "$T/mirror2.img"
+	disk lvm-mirror PV_MIRROR1 PV_MIRROR2 MIRROR_UUID
 }
 
-# make_lvm_cache_disks: cache1.img and cache2.img in $T, PVs $PV_CACHE1
-# and $PV_CACHE2 of VG cachevg: LV root on cache1 (ext4 $CACHE_UUID,
-# marker lvm-cache), cached (lvconvert --type cache --cachepool,
-# writethrough) by the cache pool cpool on cache2, which rescue-init
-# leaves to lvm.  Cached apart.
 make_lvm_cache_disks() {
-	local key cache
-	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_cache_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
-		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
-		echo "$PV_CACHE1 $PV_CACHE2 $CACHE_UUID"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/lvm.cache/cache-$key
-	if [ ! -e "$cache/done" ]; then
-		lvm_ext4 "$T/src-cache.img" 24 "$CACHE_UUID" lvm-cache &&
-		blank_disk "$T/cache1.img" 40 && blank_disk "$T/cache2.img" 32 || return 1
-		# the kernel may name the disks in any order: by their sizes
-		cat >"$T/helper.cmds" <<-CMDS
-		modprobe dm_mod; modprobe dm_cache; modprobe dm_cache_smq; export LVM_SUPPRESS_FD_WARNINGS=1
-		for d in vda vdb vdc; do case \$(cat /sys/block/\$d/size) in 81920) A=/dev/\$d;; 65536) B=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pvs \$A \$B src \$S"
-		lvm pvcreate -q --norestorefile -u $PV_CACHE1 \$A && lvm pvcreate -q --norestorefile -u $PV_CACHE2 \$B && lvm vgcreate -q cachevg \$A \$B
-		lvm lvcreate -q -y -n root -L 24M cachevg \$A && lvm lvcreate -q -y --type cache-pool -n cpool -L 8M cachevg \$B
-		lvm lvconvert -q -y --type cache --cachemode writethrough --cachepool cachevg/cpool cachevg/root && echo cache-attached
-		dd if=\$S of=/dev/cachevg/root bs=1M conv=fsync 2>/dev/null && echo cache-copied
-		lvm vgchange -q -an cachevg && sync
-		lvm lvs -a -o lv_name,segtype,pool_lv,devices cachevg
-		[ -e /dev/mapper/cachevg-root ] || echo layout-done-\$((6 * 7))
-		CMDS
-		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/cache1.img" \
-			"$T/cache2.img" "$T/src-cache.img" || return 1
-		grep -q "^cache-attached" <(tr -d '\r' <"$T/helper.log") &&
-		grep -q "^cache-copied" <(tr -d '\r' <"$T/helper.log") ||
-			{ show_log "$T/helper.log" 40; fail "the helper VM did not cache the root LV or fill it"; return 1; }
-		rm -rf "$cache" && mkdir -p "$cache" &&
-		mv "$T/cache1.img" "$T/cache2.img" "$T/helper.log" "$cache/" &&
-		touch "$cache/done" || return 1
-	fi
-	cp --sparse=always "$cache/cache1.img" "$T/cache1.img" &&
-	cp --sparse=always "$cache/cache2.img" "$T/cache2.img"
+	disk lvm-cache PV_CACHE1 PV_CACHE2 CACHE_UUID
 }
 
-# make_lvm_half_disks: half1.img and half2.img in $T, PVs $PV_HALF1 and
-# $PV_HALF2 of VG halfvg: LV root on half1 alone (ext4 $HALF_UUID,
-# marker lvm-half), LV data on half2 alone: a VG whose root can run
-# without its second PV.  Cached apart.
 make_lvm_half_disks() {
-	local key cache
-	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_lvm_half_disks lvm_helper_vm helper_image helper_vm lvm_ext4 write_report_init
-		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
-		echo "$PV_HALF1 $PV_HALF2 $HALF_UUID"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/lvm.cache/half-$key
-	if [ ! -e "$cache/done" ]; then
-		lvm_ext4 "$T/src-half.img" 24 "$HALF_UUID" lvm-half &&
-		blank_disk "$T/half1.img" 48 && blank_disk "$T/half2.img" 32 || return 1
-		# the kernel may name the disks in any order: by their sizes
-		cat >"$T/helper.cmds" <<-CMDS
-		modprobe dm_mod; export LVM_SUPPRESS_FD_WARNINGS=1
-		for d in vda vdb vdc; do case \$(cat /sys/block/\$d/size) in 98304) A=/dev/\$d;; 65536) B=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pvs \$A \$B src \$S"
-		lvm pvcreate -q --norestorefile -u $PV_HALF1 \$A && lvm pvcreate -q --norestorefile -u $PV_HALF2 \$B && lvm vgcreate -q halfvg \$A \$B
-		lvm lvcreate -q -y -n root -L 24M halfvg \$A && lvm lvcreate -q -y -n data -L 8M halfvg \$B
-		dd if=\$S of=/dev/halfvg/root bs=1M 2>/dev/null && echo half-copied
-		lvm vgchange -q -an halfvg && sync
-		lvm lvs -a -o lv_name,devices halfvg
-		[ -e /dev/mapper/halfvg-root ] || echo layout-done-\$((6 * 7))
-		CMDS
-		lvm_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/half1.img" \
-			"$T/half2.img" "$T/src-half.img" || return 1
-		grep -q "^half-copied" <(tr -d '\r' <"$T/helper.log") ||
-			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the root LV"; return 1; }
-		rm -rf "$cache" && mkdir -p "$cache" &&
-		mv "$T/half1.img" "$T/half2.img" "$T/helper.log" "$cache/" &&
-		touch "$cache/done" || return 1
-	fi
-	cp --sparse=always "$cache/half1.img" "$T/half1.img" &&
-	cp --sparse=always "$cache/half2.img" "$T/half2.img"
+	disk lvm-half PV_HALF1 PV_HALF2 HALF_UUID
 }
 
 # lvm_meta_id IMG NAME: the id of the section NAME (a VG or an LV) in
