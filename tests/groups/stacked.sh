@@ -13,7 +13,7 @@
 . "$TOP/tests/lib/rescue-lib.sh"
 . "$TOP/tests/lib/stacked-lib.sh"
 . "$TOP/tests/lib/dracut-lib.sh"
-. "$TOP/tests/lib/helper-vm.sh"
+. "$TOP/tests/lib/disks.sh"
 
 MD_UUID=5a1f3c2e-0b4d-4e5f-8a9b-0c1d2e3f4a5b
 MD_NAME=rescue:root
@@ -28,6 +28,8 @@ MDL_ROOT_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b04
 PV_DEB=Rescue-PV00-0000-0000-0000-0010-debpv0
 PV_MDL=Rescue-PV00-0000-0000-0000-0011-mdlpv0
 STACK_PASS=stacked-pass-7
+# The disk scripts read the ids from their environment (tests/lib/disks.sh).
+export BTRFS_UUID DEB_LUKS_UUID DEB_ROOT_UUID MDL_LUKS_UUID MDL_ROOT_UUID PV_DEB PV_MDL STACK_PASS
 
 # write_md_superblock IMG VERSION SLOT NDISKS UUID NAME MINOR [LEVEL
 # [EVENTS]]: a clean member superblock the kernel loads (1.2: events
@@ -356,61 +358,16 @@ test_md_uuid_limits_the_arrays() {
 
 # ---- btrfs ------------------------------------------------------------
 
-# btrfs_helper_vm SRC F1 F2: inside the stock kernel with mkrescue's image,
-# copy the single-device btrfs SRC's tree to the top of the two-device
-# F1+F2 and into its subvolume "root" (marker btrfs-subvol there).
-btrfs_helper_vm() {
-	local src=$1 f1=$2 f2=$3
-	gcc -std=gnu11 -Wall -Wextra -Werror -static -s -o "$T/btrfs-subvol" \
-		"$TOP/tests/fixtures/btrfs-subvol.c" || { fail "unable to build btrfs-subvol"; return 1; }
-	helper_image "$T/helper.img" --add-module btrfs \
-		--include "$T/btrfs-subvol:/bin/btrfs-subvol" || return 1
-	cat >"$T/helper.cmds" <<-'CMDS'
-	modprobe btrfs; mkdir -p /mnt /src
-	mount -t btrfs -o ro /dev/vdc /src
-	mount -t btrfs -o device=/dev/vdb /dev/vda /mnt
-	cp -a /src/. /mnt/
-	btrfs-subvol /mnt root
-	cp -a /src/. /mnt/root/
-	echo btrfs-subvol >/mnt/root/marker
-	umount /src && umount /mnt && echo layout-done-$((6 * 7))
-	CMDS
-	helper_vm "$T/helper.log" "$STACKED_VM_TIMEOUT" "$T/helper.img" "$T/helper.cmds" "" \
-		"$f1" "$f2" "$src"
-}
-
-# make_btrfs_pair F1 F2: a two-device btrfs, data and metadata raid1,
-# UUID $BTRFS_UUID, an init marked btrfs-top at its top and one marked
-# btrfs-subvol in the subvolume "root".  Debian 12's mkfs.btrfs takes
-# --rootdir for one device only and has no --subvol: the helper VM
-# fills it.  Cached on its recipe under $BUILD/tests/stacked.cache.
+# make_btrfs_pair: $T/b1.img and $T/b2.img, the two-device btrfs of
+# tests/disks/btrfs-pair.sh.
 make_btrfs_pair() {
-	local f1=$1 f2=$2 key cache
-	key=$({ declare -f make_btrfs_pair btrfs_helper_vm helper_image helper_vm write_report_init
-		cat "$TOP/tests/fixtures/btrfs-subvol.c" "$BUSYBOX"
-		echo "$KVER"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/stacked.cache/btrfs-$key
-	if [ ! -e "$cache/done" ]; then
-		make_root_dir "$T/src" btrfs-top
-		rm -f "$T/src.img" "$T/f1.img" "$T/f2.img"
-		truncate -s 64M "$T/src.img" &&
-		mkfs.btrfs -q -f -L src --rootdir "$T/src" "$T/src.img" >/dev/null &&
-		truncate -s 128M "$T/f1.img" "$T/f2.img" &&
-		mkfs.btrfs -q -f -U "$BTRFS_UUID" -L broot -d raid1 -m raid1 \
-			"$T/f1.img" "$T/f2.img" >/dev/null ||
-			{ fail "mkfs.btrfs failed"; return 1; }
-		btrfs_helper_vm "$T/src.img" "$T/f1.img" "$T/f2.img" || return 1
-		rm -rf "$cache" && mkdir -p "$cache" &&
-		mv "$T/f1.img" "$T/f2.img" "$cache/" && touch "$cache/done" || return 1
-	fi
-	cp --sparse=always "$cache/f1.img" "$f1" &&
-	cp --sparse=always "$cache/f2.img" "$f2"
+	disk btrfs-pair BTRFS_UUID
 }
 
 # btrfs_boot APPEND: the two devices on virtio and NVMe.
 btrfs_boot() {
 	stacked_image "$T/initrd" || return 1
-	make_btrfs_pair "$T/b1.img" "$T/b2.img" || return 1
+	make_btrfs_pair || return 1
 	record_sums "$T/b1.img" "$T/b2.img"
 	stock_boot "$1" --disk "virtio-blk:$T/b1.img" --disk "nvme:$T/b2.img"
 }
@@ -451,7 +408,7 @@ btrfs_two_devices_root_in_a_subvolume() {
 # second device absent, the first on virtio.
 btrfs_one_boot() {
 	stacked_image "$T/initrd" || return 1
-	make_btrfs_pair "$T/b1.img" "$T/b2.img" || return 1
+	make_btrfs_pair || return 1
 	record_sums "$T/b1.img"
 	stock_boot "$1" --disk "virtio-blk:$T/b1.img"
 }
@@ -508,68 +465,10 @@ btrfs_device_missing_mounts_with_rootflags_degraded() {
 
 # ---- md RAID1 -> LUKS2 -> LVM ------------------------------------------
 
-# payload_helper_vm LOG CMDS DISK...: the helper VM (tests/lib/helper-vm.sh)
-# with its cryptsetup and lvm, dm_crypt; rescue-init's own layers are
-# off, so that it opens and activates nothing itself.
-payload_helper_vm() {
-	local log=$1 cmds=$2
-	shift 2
-	helper_image "$T/helper.img" --add-module dm_crypt || return 1
-	helper_vm "$log" "$STACKED_VM_TIMEOUT" "$T/helper.img" "$cmds" "rd.lvm=0 rd.luks=0 rd.md=0" "$@"
-}
-
-# make_luks_lvm_payloads: two 48 MiB LUKS2 containers (passphrase
-# $STACK_PASS, PBKDF2 at 1000 iterations: the boot is timed, not the key
-# derivation), each holding a PV, its VG and an LV "root" with an ext4
-# report root, as the Debian installer's "encrypted LVM":
-#   $T/deb.img  LUKS $DEB_LUKS_UUID, PV $PV_DEB, VG debvg (LVs root,
-#               swap), ext4 $DEB_ROOT_UUID, marker luks-lvm
-#   $T/mdl.img  LUKS $MDL_LUKS_UUID, PV $PV_MDL, VG mdvg (LV root),
-#               ext4 $MDL_ROOT_UUID, marker md-luks-lvm: the data area
-#               of the RAID1 of make_md_luks_lvm
-# LVM needs the kernel's dm: a helper VM makes them, once per recipe,
-# cached under $BUILD/tests/stacked.cache.
+# make_luks_lvm_payloads: $T/deb.img and $T/mdl.img, the LUKS2 -> LVM
+# payloads of tests/disks/luks-lvm.sh.
 make_luks_lvm_payloads() {
-	local key cache
-	KVER=$(stock_kernel_version) || return 1
-	key=$({ declare -f make_luks_lvm_payloads payload_helper_vm helper_image helper_vm write_report_init
-		cat "$BUSYBOX"; echo "$KVER"; lvm version 2>/dev/null | head -2
-		echo "$DEB_LUKS_UUID $DEB_ROOT_UUID $MDL_LUKS_UUID $MDL_ROOT_UUID"
-		echo "$PV_DEB $PV_MDL $STACK_PASS"; } | sha256sum | cut -c1-16)
-	cache=$BUILD/tests/stacked.cache/luks-lvm-$key
-	if [ ! -e "$cache/done" ]; then
-		make_root_dir "$T/tree-deb" luks-lvm
-		make_ext4 "$T/tree-deb" "$T/src-deb.img" 24 "$DEB_ROOT_UUID" deb-root &&
-		make_root_dir "$T/tree-mdl" md-luks-lvm
-		make_ext4 "$T/tree-mdl" "$T/src-mdl.img" 24 "$MDL_ROOT_UUID" mdl-root || return 1
-		blank_disk "$T/deb.img" 48
-		blank_disk "$T/mdl.img" 48
-		# vda, vdb the containers; vdc, vdd the filesystems to copy
-		cat >"$T/helper.cmds" <<-CMDS
-		modprobe dm_mod; modprobe dm_crypt; export LVM_SUPPRESS_FD_WARNINGS=1
-		echo -n $STACK_PASS | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid $DEB_LUKS_UUID --key-file - /dev/vda
-		echo -n $STACK_PASS | cryptsetup open --key-file - /dev/vda c0 && lvm pvcreate -q --norestorefile -u $PV_DEB /dev/mapper/c0
-		lvm vgcreate -q debvg /dev/mapper/c0 && lvm lvcreate -q -y -n root -L 24M debvg && lvm lvcreate -q -y -n swap -L 4M debvg
-		dd if=/dev/vdc of=/dev/debvg/root bs=1M 2>/dev/null && echo deb-copied
-		echo -n $STACK_PASS | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid $MDL_LUKS_UUID --key-file - /dev/vdb
-		echo -n $STACK_PASS | cryptsetup open --key-file - /dev/vdb c1 && lvm pvcreate -q --norestorefile -u $PV_MDL /dev/mapper/c1
-		lvm vgcreate -q mdvg /dev/mapper/c1 && lvm lvcreate -q -y -n root -L 24M mdvg
-		dd if=/dev/vdd of=/dev/mdvg/root bs=1M 2>/dev/null && echo mdl-copied
-		lvm vgchange -q -an debvg mdvg && cryptsetup close c0 && cryptsetup close c1 && sync
-		lvm pvs -o pv_name,pv_uuid,vg_name; lvm lvs
-		[ -e /dev/mapper/c0 ] || [ -e /dev/mapper/c1 ] || echo layout-done-\$((6 * 7))
-		CMDS
-		payload_helper_vm "$T/helper.log" "$T/helper.cmds" "$T/deb.img" "$T/mdl.img" \
-			"$T/src-deb.img" "$T/src-mdl.img" || return 1
-		grep -q '^deb-copied' <(tr -d '\r' <"$T/helper.log") &&
-		grep -q '^mdl-copied' <(tr -d '\r' <"$T/helper.log") ||
-			{ show_log "$T/helper.log" 40; fail "the helper VM did not fill the LVs"; return 1; }
-		rm -rf "$cache" && mkdir -p "$cache" &&
-		mv "$T/deb.img" "$T/mdl.img" "$T/helper.log" "$cache/" &&
-		touch "$cache/done" || return 1
-	fi
-	cp --sparse=always "$cache/deb.img" "$T/deb.img" &&
-	cp --sparse=always "$cache/mdl.img" "$T/mdl.img"
+	disk luks-lvm DEB_LUKS_UUID DEB_ROOT_UUID MDL_LUKS_UUID MDL_ROOT_UUID PV_DEB PV_MDL STACK_PASS
 }
 
 # make_md_luks_lvm M0 M1: a RAID1 (metadata 1.2, UUID $MD_UUID) of two
@@ -696,7 +595,7 @@ test_dracut_md_raid1_degraded_starts_with_a_warning() { for_each_stock_kernel dr
 
 dracut_btrfs_two_devices_root_in_a_subvolume() {
 	link_dracut_rescue_image "$T/initrd" || return 1
-	make_btrfs_pair "$T/b1.img" "$T/b2.img" || return 1
+	make_btrfs_pair || return 1
 	record_sums "$T/b1.img" "$T/b2.img"
 	dracut_stacked_boot "root=UUID=$BTRFS_UUID rootflags=subvol=root" \
 		--disk "virtio-blk:$T/b1.img" --disk "nvme:$T/b2.img" || return 1
