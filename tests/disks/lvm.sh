@@ -26,7 +26,7 @@ disk_ext4 "$T/src-span.img" 40 "$SPAN_UUID" lvm-span &&
 disk_ext4 "$T/src-decoy.img" 24 "$ROOT_UUID" decoy &&
 disk_ext4 "$T/src-luks.img" 24 "$LUKS_LVM_UUID" luks-lvm || exit 1
 for f in lvm-root:64 span1:32 span2:32 decoy:32 luks:48; do
-	blank_disk "$T/${f%:*}.img" "${f#*:}"
+	blank_disk "$OUT/${f%:*}.img" "${f#*:}"
 done
 # vda..vde the disks, vdf..vdi the filesystems to copy
 cat >"$T/helper.cmds" <<-CMDS
