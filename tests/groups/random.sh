@@ -21,7 +21,7 @@ fixed_seeds() {
 
 # mklayout's arguments for a seed of the list: N, or Ns (stacked).
 seed_args() { # seed
-	echo --seed "${1%s}"
+	printf '%s\n' --seed "${1%s}"
 	[ "$1" = "${1%s}" ] || echo --stacked
 }
 
