@@ -234,20 +234,6 @@ dracut_rescue() {
 		{ warn "dracut --add devtmpfs-rescue failed: $(tail -5 "$log")"; return 1; }
 }
 
-# tests_file PATH...: the first of PATHs (under tests/) that exists,
-# else the first: where a file of the tests is, in a tree with the
-# tests' folders (lib/, groups/, tools/) or without.  bench/stacked makes
-# its disks with the test groups' own makers and caches, and
-# bench/debian boots the tests' Debian root: the uses of tests/ by
-# bench/.
-tests_file() {
-	local p
-	for p; do
-		[ -e "$TOP/tests/$p" ] && { echo "$TOP/tests/$p"; return; }
-	done
-	echo "$TOP/tests/$1"
-}
-
 # ---- bench/RESULTS.md --------------------------------------------------
 
 # record_results NAME MD COMMAND: MD (the results.md bench/NAME wrote)
