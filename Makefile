@@ -81,6 +81,9 @@ TEST_GROUPS += stacked
 TEST_GROUPS += package
 # Roots in LUKS containers that rescue-init opens (tests/groups/luks.sh).
 TEST_GROUPS += luks
+# Roots on dm-integrity devices that rescue-init opens
+# (tests/groups/integrity.sh).
+TEST_GROUPS += integrity
 # Roots on LVM2 logical volumes that rescue-init activates (tests/groups/lvm.sh).
 TEST_GROUPS += lvm
 # tests/run itself (tests/groups/runner.sh).
