@@ -17,10 +17,10 @@ PARSER_mdsuper   = init/storage/mdsuper.c
 # rd.luks.key= specs (storage-luks.c), their devices in root= forms.
 PARSER_lukskey   = init/storage/lukskey.c init/rootspec.c
 # lvm pvs output and the dm names of LVs (storage-lvm.c reads them).
-PARSER_lvmreport = init/storage/lvmreport.c
+PARSER_lvmreport = init/storage/lvm/lvmreport.c
 # The LVM2 label, metadata area header and VG text (storage-lvm.c's
 # fast path reads them from the PVs); names are checked as lvmreport.c's.
-PARSER_lvmmeta   = init/storage/lvmmeta.c init/storage/lvmreport.c
+PARSER_lvmmeta   = init/storage/lvm/lvmmeta.c init/storage/lvm/lvmreport.c
 # An image's markers, the kernel log and MemTotal (unpack.c reads them).
 PARSER_unpack    = init/image/unpack.c lib/readfile.c
 # The ip= parameter (network.c configures what it says).
@@ -43,9 +43,9 @@ PARSER_include   = mkrescue/include.c mkrescue/list.c mkrescue/buf.c \
 		   mkrescue/msg.c lib/readfile.c
 PARSER_options   = mkrescue/options.c mkrescue/msg.c
 # ELF files (libelf) and the library closure of a program.
-PARSER_elfdeps   = mkrescue/elfdeps.c
-PARSER_ldconf    = mkrescue/ldconf.c mkrescue/buf.c mkrescue/msg.c lib/readfile.c
-PARSER_ldpath    = mkrescue/ldpath.c $(PARSER_ldconf) $(PARSER_elfdeps)
+PARSER_elfdeps   = mkrescue/closure/elfdeps.c
+PARSER_ldconf    = mkrescue/closure/ldconf.c mkrescue/buf.c mkrescue/msg.c lib/readfile.c
+PARSER_ldpath    = mkrescue/closure/ldpath.c $(PARSER_ldconf) $(PARSER_elfdeps)
 
 # $(call parser_srcs,NAME ...): their sources, each once.
 parser_srcs = $(sort $(foreach p,$(1),$(PARSER_$(p))))

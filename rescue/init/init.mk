@@ -6,7 +6,7 @@
 # ---- settings ---------------------------------------------------------
 RESCUE_INIT     = $(BUILD)/rescue-init
 RESCUE_OBJDIR   = $(BUILD)/obj/rescue-init-$(RESCUE_LIBC)
-RESCUE_SRCS     = $(sort $(wildcard rescue/init/*.c rescue/init/*/*.c))
+RESCUE_SRCS     = $(sort $(wildcard rescue/init/*.c rescue/init/*/*.c rescue/init/*/*/*.c))
 RESCUE_OBJS     = $(RESCUE_SRCS:rescue/init/%.c=$(RESCUE_OBJDIR)/%.o) \
 		  $(RESCUE_LIB_SRCS:rescue/lib/%.c=$(RESCUE_OBJDIR)/lib/%.o)
 DEPS_PACKAGES  += liblzma-dev

@@ -18,12 +18,12 @@ MKRESCUE_DATADIR     ?= $(abspath rescue/share)
 # machine's /etc; `make install` builds it with /etc/devtmpfs-rescue/.
 MKRESCUE_DEFAULT_SSH_HOST_KEY ?= $(abspath $(BUILD))/ssh_host_ed25519_key
 
-MKRESCUE_SRCS      = $(sort $(wildcard rescue/mkrescue/*.c))
+MKRESCUE_SRCS      = $(sort $(wildcard rescue/mkrescue/*.c rescue/mkrescue/*/*.c))
 MKRESCUE_OBJDIR    = $(BUILD)/obj/mkrescue
 MKRESCUE_OBJS      = $(MKRESCUE_SRCS:rescue/mkrescue/%.c=$(MKRESCUE_OBJDIR)/%.o) \
 		     $(RESCUE_LIB_SRCS:rescue/lib/%.c=$(MKRESCUE_OBJDIR)/lib/%.o)
 MKRESCUE_TEST_INIT = $(MKRESCUE_OBJDIR)/test-init
-MKRESCUE_CFLAGS   := -Irescue/lib $(shell pkg-config --cflags libarchive libelf liblzma)
+MKRESCUE_CFLAGS   := -Irescue/mkrescue -Irescue/lib $(shell pkg-config --cflags libarchive libelf liblzma)
 # libarchive static by default: the shared one loads 12 libraries
 # (libxml2, ICU and libstdc++ among them) for formats mkrescue never
 # writes, a tenth of its run time (docs/decisions.md); the static archive

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_elfdeps.c: mkrescue's ELF reader (rescue/mkrescue/elfdeps.c), the
+ * fuzz_elfdeps.c: mkrescue's ELF reader (rescue/mkrescue/closure/elfdeps.c), the
  * input as a whole ELF file: PT_INTERP, PT_DYNAMIC and the string table
  * it points into through PT_LOAD.  The seeds are two stripped files made
  * with gcc -nostdlib -Wl,-z,max-page-size=0x200 -Wl,-z,noseparate-code:

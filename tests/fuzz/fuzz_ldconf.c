@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_ldconf.c: mkrescue's reader of /etc/ld.so.conf
- * (rescue/mkrescue/ldconf.c), the input as the file's text; includes are
+ * (rescue/mkrescue/closure/ldconf.c), the input as the file's text; includes are
  * parsed to their patterns, not globbed on the host.
  */
 #include <errno.h>

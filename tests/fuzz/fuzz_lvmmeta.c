@@ -6,7 +6,7 @@
  * and tables of the fast path.
  */
 #include "fuzz.h"
-#include "storage/lvmmeta.h"
+#include "storage/lvm/lvmmeta.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

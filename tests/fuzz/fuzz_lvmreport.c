@@ -4,7 +4,7 @@
  * PV's metadata can put there), then the same bytes as a dm name.
  */
 #include "fuzz.h"
-#include "storage/lvmreport.h"
+#include "storage/lvm/lvmreport.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

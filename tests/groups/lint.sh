@@ -7,7 +7,7 @@
 # level here.
 
 lint_sources() {
-	ls "$TOP"/rescue/*/*.c "$TOP"/rescue/*/*/*.c "$TOP"/tests/fixtures/*.c "$TOP"/tests/layouts/*.c "$TOP"/tests/fuzz/*.c
+	ls "$TOP"/rescue/*/*.c "$TOP"/rescue/*/*/*.c "$TOP"/rescue/*/*/*/*.c "$TOP"/tests/fixtures/*.c "$TOP"/tests/layouts/*.c "$TOP"/tests/fuzz/*.c
 }
 
 # The headers the build generates from rescue/share/ (rescue/init/init.mk),

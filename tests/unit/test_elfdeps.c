@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_elfdeps.c: mkrescue's ELF reader (rescue/mkrescue/elfdeps.c) and
+ * test_elfdeps.c: mkrescue's ELF reader (rescue/mkrescue/closure/elfdeps.c) and
  * library resolver (ldpath.c), on the host's real programs.
  */
 #include <stdarg.h>

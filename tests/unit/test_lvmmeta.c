@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "storage/lvmmeta.h"
+#include "storage/lvm/lvmmeta.h"
 
 /* Sector 1 of lvm-root.img, its zero tail left out. */
 static const uint8_t label_sector[0x90] = {

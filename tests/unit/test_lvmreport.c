@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "storage/lvmreport.h"
+#include "storage/lvm/lvmreport.h"
 
 static const char span_output[] =
 	"  WARNING: Couldn't find device with uuid Rescue-PV00-0000-0000-0000-0002-span02.\n"

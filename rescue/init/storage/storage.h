@@ -70,11 +70,6 @@ struct storage_layer {
 	void (*report)(devtable_line_fn *fn, void *ctx);
 };
 
-/* A PV's on-disk metadata, read for the layer and for lvmstrict.c. */
-struct lvmmeta_vg;
-int lvm_read_at(int fd, void *buf, size_t len, uint64_t off);
-int lvm_read_area(int fd, uint64_t off, uint64_t size,
-		  struct lvmmeta_vg *vg, const char **why);
 
 /*
  * storage-dm.c: what every device-mapper layer (LUKS, LVM) shares.

@@ -42,10 +42,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dmtable.h"
+#include "storage/dmtable.h"
+#include "lvmdisk.h"
 #include "lvmmeta.h"
 #include "lvmreport.h"
-#include "storage.h"
+#include "storage/storage.h"
 
 #define LVM_VGS_MAX	16
 #define LVM_PVS_MAX	32
@@ -246,60 +247,6 @@ static void pv_nodes(const struct lvm_vg *vg, char *buf, size_t size)
 
 /* ---- the fast path: the metadata read in-process, dm ioctls ---------- */
 
-/* len bytes at off of fd into buf: 0 or -errno (-EIO when short). */
-int lvm_read_at(int fd, void *buf, size_t len, uint64_t off)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	while (done < len) {
-		n = pread(fd, (char *)buf + done, len - done,
-			  (off_t)(off + done));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-/* The VG of one metadata area of fd, checksum checked: 0 or -errno. */
-int lvm_read_area(int fd, uint64_t off, uint64_t size,
-		  struct lvmmeta_vg *vg, const char **why)
-{
-	uint8_t hdr[LVMMETA_MDA_HEADER];
-	struct lvmmeta_text_locn t;
-	char *text;
-	int err;
-
-	err = lvm_read_at(fd, hdr, sizeof(hdr), off);
-	if (err) {
-		*why = "unable to read its metadata area";
-		return err;
-	}
-	err = lvmmeta_mda_header(hdr, off, size, &t);
-	if (err) {
-		*why = err == -ENOENT ? "no metadata in its metadata area" :
-		       "its metadata area header is damaged";
-		return err;
-	}
-	text = malloc(t.size);
-	if (!text)
-		return -ENOMEM;
-	err = lvm_read_at(fd, text, t.first, t.offset);
-	if (!err && t.first < t.size)
-		err = lvm_read_at(fd, text + t.first, t.size - t.first,
-			      t.wrap_offset);
-	if (err)
-		*why = "unable to read its metadata";
-	else if (lvmmeta_crc(LVMMETA_CRC_SEED, text, t.size) != t.checksum)
-		*why = "its metadata checksum is wrong", err = -EINVAL;
-	else if ((err = lvmmeta_parse_vg(text, t.size, vg)))
-		*why = "its metadata is not what lvm writes";
-	free(text);
-	return err;
-}
 
 /*
  * The VG metadata of PV d, from its label and first readable metadata
@@ -322,7 +269,7 @@ static struct lvmmeta_vg *read_meta(const struct blkdev *d, const char **why,
 		return NULL;
 	}
 	vg = malloc(sizeof(*vg));
-	if (!vg || lvm_read_at(fd, buf, sizeof(buf), 0)) {
+	if (!vg || lvmdisk_read_at(fd, buf, sizeof(buf), 0)) {
 		*why = vg ? "unable to read its label" : "out of memory";
 		goto fail;
 	}
@@ -334,7 +281,7 @@ static struct lvmmeta_vg *read_meta(const struct blkdev *d, const char **why,
 	}
 	*why = "no metadata area on it";
 	for (i = 0, err = -ENOENT; i < l.nmda && err; i++)
-		err = lvm_read_area(fd, l.mda[i].offset, l.mda[i].size, vg, why);
+		err = lvmdisk_read_area(fd, l.mda[i].offset, l.mda[i].size, vg, why);
 	*orphan = l.nmda && err == -ENOENT;
 	if (err)
 		goto fail;

@@ -24,9 +24,9 @@
 
 #include "readfile.h"
 #include "rescue-init.h"
+#include "lvmdisk.h"
 #include "lvmmeta.h"
 #include "readonly.h"
-#include "storage.h"
 
 #define LVM_CONF	"/etc/lvm/lvm.conf"
 #define LVM_CONF_SAVED	LVM_CONF ".before-strict"
@@ -50,13 +50,13 @@ static int pv_vg_name(const char *name, struct lvmmeta_vg *vg)
 	fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	err = lvm_read_at(fd, buf, sizeof(buf), 0);
+	err = lvmdisk_read_at(fd, buf, sizeof(buf), 0);
 	if (!err)
 		err = lvmmeta_label(buf, sizeof(buf), &l);
 	if (!err) {
 		err = -ENOENT;	/* a PV with no metadata area */
 		for (i = 0; err && i < l.nmda; i++)
-			err = lvm_read_area(fd, l.mda[i].offset,
+			err = lvmdisk_read_area(fd, l.mda[i].offset,
 					    l.mda[i].size, vg, &why);
 	}
 	close(fd);
