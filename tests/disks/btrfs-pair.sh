@@ -6,11 +6,7 @@
 # Debian 12's mkfs.btrfs takes --rootdir for one device only and has no
 # --subvol: the helper VM, with tests/fixtures/btrfs-subvol.c built in,
 # fills it.  Run by `disk btrfs-pair BTRFS_UUID` (tests/lib/disks.sh).
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 make_root_dir "$T/src" btrfs-top
 truncate -s 64M "$T/src.img" &&

@@ -6,11 +6,7 @@
 # interleaves its data with their tags, so only the kernel can write it:
 # the helper VM formats it and copies the ext4 in.  Run by
 # `disk integrity ROOT_UUID` (tests/lib/disks.sh).
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 disk_ext4 "$T/src.img" 24 "$ROOT_UUID" integrity-root &&
 blank_disk "$OUT/d.img" 48 || exit 1

@@ -12,11 +12,7 @@
 # LVM needs the kernel's dm: the helper VM makes them.  Run by `disk
 # luks-lvm DEB_LUKS_UUID DEB_ROOT_UUID MDL_LUKS_UUID MDL_ROOT_UUID PV_DEB
 # PV_MDL STACK_PASS` (tests/lib/disks.sh).
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 make_root_dir "$T/tree-deb" luks-lvm
 make_ext4 "$T/tree-deb" "$T/src-deb.img" 24 "$DEB_ROOT_UUID" deb-root &&

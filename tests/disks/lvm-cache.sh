@@ -8,11 +8,7 @@
 # Made by the helper VM; run by `disk lvm-cache PV_CACHE1 PV_CACHE2
 # CACHE_UUID` (tests/lib/disks.sh), which passes those ids in the
 # environment and caches OUT.
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 disk_ext4 "$T/src-cache.img" 24 "$CACHE_UUID" lvm-cache &&
 blank_disk "$OUT/cache1.img" 40 && blank_disk "$OUT/cache2.img" 32 || exit 1

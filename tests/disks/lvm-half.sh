@@ -7,11 +7,7 @@
 # Made by the helper VM; run by `disk lvm-half PV_HALF1 PV_HALF2
 # HALF_UUID` (tests/lib/disks.sh), which passes those ids in the
 # environment and caches OUT.
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 disk_ext4 "$T/src-half.img" 24 "$HALF_UUID" lvm-half &&
 blank_disk "$OUT/half1.img" 48 && blank_disk "$OUT/half2.img" 32 || exit 1

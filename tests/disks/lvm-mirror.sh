@@ -8,11 +8,7 @@
 # Made by the helper VM; run by `disk lvm-mirror PV_MIRROR1 PV_MIRROR2
 # MIRROR_UUID` (tests/lib/disks.sh), which passes those ids in the
 # environment and caches OUT.
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 disk_ext4 "$T/src-mirror.img" 24 "$MIRROR_UUID" lvm-mirror &&
 blank_disk "$OUT/mirror1.img" 40 && blank_disk "$OUT/mirror2.img" 44 || exit 1

@@ -7,11 +7,7 @@
 # Made by the helper VM; run by `disk lvm-raid1 PV_RAID1 PV_RAID2
 # RAID_UUID` (tests/lib/disks.sh), which passes those ids in the
 # environment and caches OUT.
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 disk_ext4 "$T/src-raid.img" 24 "$RAID_UUID" lvm-raid &&
 blank_disk "$OUT/raid1.img" 40 && blank_disk "$OUT/raid2.img" 44 || exit 1

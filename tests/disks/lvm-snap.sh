@@ -7,11 +7,7 @@
 # Made by the helper VM; run by `disk lvm-snap PV_SNAP SNAP_UUID`
 # (tests/lib/disks.sh), which passes those ids in the environment and
 # caches OUT.
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 disk_ext4 "$T/src-snap.img" 24 "$SNAP_UUID" lvm-snap &&
 blank_disk "$OUT/snap.img" 48 || exit 1

@@ -6,11 +6,7 @@
 # Made by the helper VM; run by `disk lvm-thin PV_THIN THIN_UUID`
 # (tests/lib/disks.sh), which passes those ids in the environment and
 # caches OUT.
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 disk_ext4 "$T/src-thin.img" 24 "$THIN_UUID" lvm-thin &&
 blank_disk "$OUT/thin.img" 64 || exit 1

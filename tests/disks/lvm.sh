@@ -15,11 +15,7 @@
 # LUKS_LVM_UUID PV_ROOT PV_SPAN1 PV_SPAN2 PV_DECOY PV_LUKS LUKS_PASS`
 # (tests/lib/disks.sh), which passes those ids in the environment and
 # caches OUT.
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib/lib.sh"
-. "$TOP/tests/lib/rescue-lib.sh"
-. "$TOP/tests/lib/disks.sh"
-OUT=$1
+. "$(dirname "$0")/../lib/disk-script.sh"
 
 disk_ext4 "$T/src-root.img" 24 "$ROOT_UUID" lvm-root &&
 disk_ext4 "$T/src-span.img" 40 "$SPAN_UUID" lvm-span &&

@@ -23,7 +23,7 @@ disk() {
 	for var in "$@"; do
 		env+=("$var=${!var}")
 	done
-	key=$({ cat "$script" "$TOP/tests/lib/disks.sh" "$TOP/tests/lib/helper-vm.sh" \
+	key=$({ cat "$script" "$TOP/tests/lib/disk-script.sh" "$TOP/tests/lib/disks.sh" "$TOP/tests/lib/helper-vm.sh" \
 			"$TOP/tests/lib/lib.sh" "$TOP/tests/lib/rescue-lib.sh"
 		printf '%s\n' "${env[@]}"; sha256sum <"$BUSYBOX"; echo "$KVER"
 		lvm version 2>/dev/null | head -2; } | sha256sum | cut -c1-16)
