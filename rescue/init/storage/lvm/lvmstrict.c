@@ -26,7 +26,7 @@
 #include "rescue-init.h"
 #include "lvmdisk.h"
 #include "lvmmeta.h"
-#include "readonly.h"
+#include "storage/readonly.h"
 
 #define LVM_CONF	"/etc/lvm/lvm.conf"
 #define LVM_CONF_SAVED	LVM_CONF ".before-strict"
