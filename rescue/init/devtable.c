@@ -130,7 +130,10 @@ static void emit(char cells[NCOLS][300], const size_t *width,
 	fn(ctx, line);
 }
 
-/* The header, then one aligned line per device, each passed to fn. */
+/*
+ * The header, then one aligned line per device, then one for each that
+ * could not be probed and why, each passed to fn.
+ */
 void devtable_format(const struct blkdev *devs, size_t n,
 		     devtable_line_fn *fn, void *ctx)
 {
@@ -151,5 +154,15 @@ void devtable_format(const struct blkdev *devs, size_t n,
 	for (i = 0; i < n; i++) {
 		row_cells(&devs[i], cells);
 		emit(cells, width, fn, ctx);
+	}
+	/* A disk that errors or does not answer: what it did, below. */
+	for (i = 0; i < n; i++) {
+		if (!devs[i].fault[0])
+			continue;
+		char line[sizeof(cells[0]) + sizeof(devs[i].fault) + 2];
+
+		devtable_escape(devs[i].name, cells[0], sizeof(cells[0]));
+		snprintf(line, sizeof(line), "%s: %s", cells[0], devs[i].fault);
+		fn(ctx, line);
 	}
 }

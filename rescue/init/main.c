@@ -201,6 +201,7 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 	strict = readonly_strict();
 	readonly_before_switch();
 	net_end();
+	probe_forget();		/* a disk that never answered: not the root's */
 	mounts_leave_run();
 	err = switchroot_run(NEWROOT, init, init_argv, init_envp, what,
 			     t_start);
@@ -404,6 +405,7 @@ static __attribute__((noreturn)) void pid1_main(int argc, char *argv[],
 	if (uevent_fd < 0)
 		log_warn("unable to open the uevent socket: %s; not waiting "
 			 "for devices", errtext(-uevent_fd));
+	probe_set_timeout(&cmd);
 	readonly_init(&cmd);	/* before the first probe */
 	setup_modules();
 	storage_init(&cmd);

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* probe.c: identify block devices with libblkid, read-only, once each. */
+/*
+ * probe.c: identify one block device with libblkid, read-only.  It runs
+ * in a worker process (probework.c), never in PID 1 itself: a disk that
+ * errors is named with the sector it failed at, one that hangs holds
+ * only its worker.
+ */
 #include <blkid/blkid.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -7,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/fs.h>
 
 #include "rescue-init.h"
+#include "probe.h"
 #include "storage-layers.h"
 
 /*
@@ -126,29 +134,11 @@ static void copy_value(blkid_probe pr, const char *name, char *buf, size_t size)
 		snprintf(buf, size, "%s", v);
 }
 
-static int probe_open(const struct blkdev *d, int *fd, blkid_probe *pr)
-{
-	*fd = open(d->node, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (*fd < 0)
-		return -errno;
-	*pr = blkid_new_probe();
-	if (!*pr) {
-		close(*fd);
-		return -ENOMEM;
-	}
-	if (blkid_probe_set_device(*pr, *fd, 0, 0)) {
-		blkid_free_probe(*pr);
-		close(*fd);
-		return -EIO;
-	}
-	return 0;
-}
-
-static void probe_superblock(blkid_probe pr, struct blkdev *d, bool full)
+/* Its filesystem or layer signature; -errno when reading failed. */
+static int probe_superblock(blkid_probe pr, struct probe_answer *a, bool full)
 {
 	int rc;
 
-	d->type[0] = d->uuid[0] = d->label[0] = d->usage[0] = '\0';
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
 					  BLKID_SUBLKS_UUID |
@@ -157,22 +147,24 @@ static void probe_superblock(blkid_probe pr, struct blkdev *d, bool full)
 	blkid_probe_enable_partitions(pr, 0);
 	if (full || probe_fs_count || luks_wanted)
 		filter_types(pr, full);
+	errno = 0;
 	rc = blkid_do_safeprobe(pr);
 	if (rc == 0) {
-		copy_value(pr, "TYPE", d->type, sizeof(d->type));
-		copy_value(pr, "UUID", d->uuid, sizeof(d->uuid));
-		copy_value(pr, "LABEL", d->label, sizeof(d->label));
-		copy_value(pr, "USAGE", d->usage, sizeof(d->usage));
+		copy_value(pr, "TYPE", a->type, sizeof(a->type));
+		copy_value(pr, "UUID", a->uuid, sizeof(a->uuid));
+		copy_value(pr, "LABEL", a->label, sizeof(a->label));
+		copy_value(pr, "USAGE", a->usage, sizeof(a->usage));
 	} else if (rc == -2) {
-		log_warn("unable to identify %s: more than one filesystem "
-			 "signature (wipefs shows them)", d->node);
+		a->ambiguous = true;
+	} else if (rc < 0) {
+		return errno ? -errno : -EIO;
 	}
-	d->sb_probed = true;
-	d->sb_full = full;
+	a->done |= PROBE_SB | (full ? PROBE_FULL : 0);
+	return 0;
 }
 
-/* A disk's partition table, kept in d->parts for its partitions. */
-static int probe_table(blkid_probe pr, struct blkdev *d)
+/* A disk's partition table, its entries for its partitions. */
+static int probe_table(blkid_probe pr, struct probe_answer *a)
 {
 	blkid_partlist ls;
 	blkid_parttable tab;
@@ -180,21 +172,17 @@ static int probe_table(blkid_probe pr, struct blkdev *d)
 	const char *s;
 	int i, n;
 
-	d->pt_probed = true;
+	errno = 0;
 	ls = blkid_probe_get_partitions(pr);
 	if (!ls)
-		return 0;
+		return errno == EIO ? -EIO : 0;
+	a->done |= PROBE_PT;
 	tab = blkid_partlist_get_table(ls);
 	if (tab && (s = blkid_parttable_get_type(tab)))
-		snprintf(d->pttype, sizeof(d->pttype), "%s", s);
+		snprintf(a->pttype, sizeof(a->pttype), "%s", s);
 	n = blkid_partlist_numof_partitions(ls);
-	if (n <= 0)
-		return 0;
-	d->parts = calloc(n, sizeof(*d->parts));
-	if (!d->parts)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		struct ptentry *e = &d->parts[d->nparts];
+	for (i = 0; i < n && a->nparts < PROBE_PARTS_MAX; i++) {
+		struct ptentry *e = &a->parts[a->nparts];
 
 		par = blkid_partlist_get_partition(ls, i);
 		if (!par)
@@ -204,86 +192,97 @@ static int probe_table(blkid_probe pr, struct blkdev *d)
 			snprintf(e->uuid, sizeof(e->uuid), "%s", s);
 		if ((s = blkid_partition_get_name(par)))
 			snprintf(e->name, sizeof(e->name), "%s", s);
-		d->nparts++;
+		a->nparts++;
 	}
 	return 0;
 }
 
-static void fill_partition(struct blkdev *p, const struct blkdev *disk)
+/* Whether LEN bytes at OFF of the O_DIRECT fd read. */
+static bool reads(int fd, void *buf, size_t len, uint64_t off)
 {
-	size_t i;
-
-	p->pt_probed = true;
-	for (i = 0; i < disk->nparts; i++) {
-		if (disk->parts[i].partno != p->partno)
-			continue;
-		snprintf(p->partuuid, sizeof(p->partuuid), "%s",
-			 disk->parts[i].uuid);
-		snprintf(p->partlabel, sizeof(p->partlabel), "%s",
-			 disk->parts[i].name);
-	}
+	return pread(fd, buf, len, (off_t)off) == (ssize_t)len;
 }
 
 /*
- * Probe l->dev[i] for what is asked and not known yet: its filesystem
- * (PROBE_SB), and its partition table entry (PROBE_PT), which for a
- * partition comes from probing its disk's table once.  PROBE_FULL asks
- * for every signature libblkid knows, not only the kernel's filesystems.
+ * The first sector (of 512 bytes) of NODE that does not read, among
+ * its first PROBE_SCAN_BYTES, where every signature libblkid looks for
+ * at the start sits: read in chunks with O_DIRECT (no page cache, no
+ * readahead between us and the disk), the failing chunk halved down to
+ * one logical block.  UINT64_MAX when all of them read.
  */
-int probe_device(struct blklist *l, size_t i, unsigned what)
+#define PROBE_SCAN_BYTES	(1024 * 1024)
+#define PROBE_SCAN_CHUNK	(64 * 1024)
+static uint64_t first_bad_sector(const char *node, uint64_t sectors)
 {
-	struct blkdev *d = &l->dev[i];
-	bool full = what & PROBE_FULL, want_sb, want_pt;
-	blkid_probe pr = NULL;
-	uint64_t t0;
-	ssize_t disk;
-	int fd, err;
+	static char buf[PROBE_SCAN_CHUNK] __attribute__((aligned(4096)));
+	uint64_t end = sectors * 512, off, lo, len;
+	int fd, bsize = 512;
 
-	if (d->sectors == 0)
-		return 0;	/* empty drive: nothing to read */
-	if ((what & PROBE_PT) && d->partno && !d->pt_probed) {
-		disk = blk_find(l, d->disk);
-		if (disk >= 0) {
-			err = probe_device(l, (size_t)disk, PROBE_PT);
-			if (err)
-				return err;
-			fill_partition(&l->dev[i], &l->dev[disk]);
+	fd = open(node, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return UINT64_MAX;
+	if (ioctl(fd, BLKSSZGET, &bsize) || bsize < 512 || bsize > PROBE_SCAN_CHUNK)
+		bsize = 512;
+	if (end > PROBE_SCAN_BYTES)
+		end = PROBE_SCAN_BYTES;
+	for (off = 0; off + (uint64_t)bsize <= end; off += PROBE_SCAN_CHUNK) {
+		len = end - off < PROBE_SCAN_CHUNK ? end - off : PROBE_SCAN_CHUNK;
+		len -= len % (uint64_t)bsize;
+		if (reads(fd, buf, len, off))
+			continue;
+		lo = off;	/* [lo, lo + len) holds a bad block: halve it */
+		while (len > (uint64_t)bsize) {
+			uint64_t half = len / 2 - (len / 2) % (uint64_t)bsize;
+
+			if (reads(fd, buf, half, lo)) {
+				lo += half;
+				len -= half;
+			} else {
+				len = half;
+			}
 		}
-		d = &l->dev[i];
-		d->pt_probed = true;
+		close(fd);
+		return lo / 512;
 	}
-	want_sb = (what & PROBE_SB) && (!d->sb_probed || (full && !d->sb_full));
-	want_pt = (what & PROBE_PT) && !d->partno && !d->pt_probed;
-	if (!want_sb && !want_pt)
-		return 0;
-	t0 = log_now_us();
-	err = probe_open(d, &fd, &pr);
-	if (err || !pr) {
-		log_debug("unable to open %s: %s", d->node, errtext(-err));
-		d->sb_probed = d->sb_full = d->pt_probed = true;
-		return 0;
-	}
-	if (want_sb)
-		probe_superblock(pr, d, full);
-	if (want_pt)
-		err = probe_table(pr, d);
-	blkid_free_probe(pr);
 	close(fd);
-	log_debug("probed %s in %llu us", d->node,
-		  (unsigned long long)(log_now_us() - t0));
-	return err;
+	return UINT64_MAX;
 }
 
-/* Probe every device; the number of devices there are to look at. */
-size_t probe_all(struct blklist *l, unsigned what)
+/*
+ * Identify NODE (SECTORS long) for WHAT (PROBE_SB, PROBE_PT, PROBE_FULL)
+ * into a, whose name and device number the caller set: 0, or -errno in
+ * a->err too, with a->bad_sector for an I/O error.  The first 4 KiB
+ * are read once before libblkid: a disk that errors there is named so
+ * without libblkid's dozens of reads, each of which a failing disk may
+ * take seconds to refuse.
+ */
+int probe_identify(const char *node, uint64_t sectors, unsigned what,
+		   struct probe_answer *a)
 {
-	size_t i, n = 0;
+	char first[4096];
+	blkid_probe pr;
+	int fd, err = 0;
 
-	for (i = 0; i < l->n; i++) {
-		if (l->dev[i].sectors == 0)
-			continue;
-		probe_device(l, i, what);
-		n++;
-	}
-	return n;
+	a->bad_sector = UINT64_MAX;
+	fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return a->err = -errno;
+	if (pread(fd, first, sizeof(first) < sectors * 512 ? sizeof(first) :
+		  sectors * 512, 0) < 0)
+		err = -errno;
+	pr = err ? NULL : blkid_new_probe();
+	if (!err && !pr)
+		err = -ENOMEM;
+	if (!err && blkid_probe_set_device(pr, fd, 0, 0))
+		err = -EIO;
+	if (!err && (what & PROBE_SB))
+		err = probe_superblock(pr, a, what & PROBE_FULL);
+	if (!err && (what & PROBE_PT))
+		err = probe_table(pr, a);
+	if (pr)
+		blkid_free_probe(pr);
+	close(fd);
+	if (err == -EIO)
+		a->bad_sector = first_bad_sector(node, sectors);
+	return a->err = err;
 }

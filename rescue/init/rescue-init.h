@@ -121,6 +121,8 @@ struct blkdev {
 	char alias[2][80];
 	/* Part of a whole its layer misses devices of: root= skips it. */
 	bool incomplete;
+	/* Why it was not identified: an I/O error, no answer (probework.c) */
+	char fault[64];
 };
 struct blklist {
 	struct blkdev *dev;
@@ -133,11 +135,20 @@ ssize_t blk_find(const struct blklist *l, const char *name);
 void blk_node_path(const char *name, char *node, size_t size);
 void blk_free(struct blklist *l);
 
-/* probe.c */
+/* probe.c: what libblkid is asked for; probework.c: in workers, timed */
 enum { PROBE_SB = 1, PROBE_PT = 2, PROBE_ALL = 3, PROBE_FULL = 4 };
 void probe_init_filesystems(void);
+void probe_set_timeout(const struct cmdline *c);
 int probe_device(struct blklist *l, size_t i, unsigned what);
 size_t probe_all(struct blklist *l, unsigned what);
+/* A late answer: poll probe_fd() (-1 before any probe), then receive. */
+int probe_fd(void);
+typedef void probe_answered_fn(struct blklist *l, size_t i, void *ctx);
+size_t probe_receive(struct blklist *l, probe_answered_fn *fn, void *ctx);
+/* The two halves of probe_device(), for the uevent loop. */
+bool probe_start(struct blklist *l, size_t i, unsigned what);
+void probe_wait(struct blklist *l, probe_answered_fn *fn, void *ctx);
+void probe_forget(void);
 
 /* devtable.c */
 typedef void devtable_line_fn(void *ctx, const char *line);

@@ -33,6 +33,13 @@ static const char *devname_of(const struct uevent *ev)
 	return slash ? slash + 1 : ev->devpath;
 }
 
+/* A probe that answered (after a uevent, or late): to the layers now. */
+static void offer_late(struct blklist *l, size_t i, void *ctx)
+{
+	(void)ctx;
+	storage_device(&l->dev[i]);
+}
+
 /* One uevent: drivers for new devices, new block devices probed. */
 static void handle(struct blklist *l, const struct uevent *ev, unsigned needs)
 {
@@ -48,6 +55,10 @@ static void handle(struct blklist *l, const struct uevent *ev, unsigned needs)
 		if (*p == '/')
 			*p = '!';
 	if (!strcmp(ev->action, "remove")) {
+		i = (int)blk_find(l, name);
+		if (i >= 0 && !l->dev[i].partno)	/* its partitions go with it */
+			log_info("%s went away (unplugged, or its bus reset); "
+				 "dropped from the device table", l->dev[i].node);
 		blk_remove(l, name);
 		storage_removed(name);
 		return;
@@ -66,8 +77,13 @@ static void handle(struct blklist *l, const struct uevent *ev, unsigned needs)
 		return;
 	log_debug("uevent %s %s (%u:%u)", ev->action, l->dev[i].node,
 		  l->dev[i].major, l->dev[i].minor);
-	probe_device(l, (size_t)i, needs);
-	storage_device(&l->dev[i]);
+	/*
+	 * Not waited for here: the next uevents (the root's, maybe) are
+	 * handled while it is probed; its answer is offered to the layers
+	 * as it comes (offer_late()).
+	 */
+	if (!probe_start(l, (size_t)i, needs))
+		storage_device(&l->dev[i]);
 }
 
 /* Probe every device for what spec needs, and offer each to the layers. */
@@ -96,16 +112,23 @@ static bool matched(const struct rootspec *spec, const struct blklist *l)
  * Sleep until a uevent (pfd[0]) or timeout_ms, PID 1 serving its
  * signals (pfd[1], shell_signal_fd(), ignored by poll when negative):
  * a reboot or poweroff asked for during the root wait happens at once,
- * and children are reaped.  -errno when polling fails.
+ * and children are reaped.  A probe that answers late (pfd[2],
+ * probe_fd()) is taken into l, and its device offered to the layers.
+ * -errno when polling fails.
  */
-static int wait_events(struct pollfd pfd[2], int timeout_ms)
+static int wait_events(struct blklist *l, struct pollfd pfd[3],
+		       int timeout_ms)
 {
-	int n = poll(pfd, 2, timeout_ms);
+	int n;
 
+	pfd[2].fd = probe_fd();
+	n = poll(pfd, 3, timeout_ms);
 	if (n < 0 && errno != EINTR)
 		return -errno;
 	if (n > 0 && (pfd[1].revents & POLLIN))
 		shell_serve_signals();
+	if (n > 0 && (pfd[2].revents & POLLIN))
+		probe_receive(l, offer_late, NULL);
 	return 0;
 }
 
@@ -119,8 +142,9 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 {
 	static char buf[UEVENT_BUFFER_SIZE];
 	uint64_t now, next_note = start_us + PROGRESS_EVERY_S * 1000000ULL;
-	struct pollfd pfd[2] = { { .fd = ufd, .events = POLLIN },
-				 { .fd = shell_signal_fd(), .events = POLLIN } };
+	struct pollfd pfd[3] = { { .fd = ufd, .events = POLLIN },
+				 { .fd = shell_signal_fd(), .events = POLLIN },
+				 { .fd = -1, .events = POLLIN } };
 	struct uevent ev;
 	int r, timeout;
 
@@ -147,8 +171,11 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 		if (r != -EAGAIN)
 			continue;	/* not from the kernel, or malformed */
 		now = log_now_us();
-		if (now >= deadline_us)
-			return 0;
+		if (now >= deadline_us) {
+			/* What the uevents brought is probed: its answers. */
+			probe_wait(l, offer_late, NULL);
+			return matched(spec, l);
+		}
 		if (spec && now >= next_note && deadline_us == UINT64_MAX) {
 			log_info("waiting for root %s: %llu s (rootwait, no "
 				 "limit)", spec->text,
@@ -164,8 +191,10 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 		}
 		timeout = (int)(((spec && next_note < deadline_us ? next_note :
 				  deadline_us) - now + 999) / 1000);
-		if (wait_events(pfd, timeout))
+		if (wait_events(l, pfd, timeout))
 			return 0;
+		if (matched(spec, l))
+			return 1;	/* a probe that answered late */
 	}
 }
 
@@ -181,8 +210,9 @@ void rootfind_settle(struct blklist *l, int ufd, uint64_t quiet_us,
 {
 	static char buf[UEVENT_BUFFER_SIZE];
 	uint64_t start = log_now_us(), last = start, now, until;
-	struct pollfd pfd[2] = { { .fd = ufd, .events = POLLIN },
-				 { .fd = shell_signal_fd(), .events = POLLIN } };
+	struct pollfd pfd[3] = { { .fd = ufd, .events = POLLIN },
+				 { .fd = shell_signal_fd(), .events = POLLIN },
+				 { .fd = -1, .events = POLLIN } };
 	struct uevent ev;
 	int r;
 
@@ -198,11 +228,13 @@ void rootfind_settle(struct blklist *l, int ufd, uint64_t quiet_us,
 		if (r != -EAGAIN)
 			continue;	/* lost or foreign: the next one */
 		now = log_now_us();
-		if (now - last >= quiet_us || now - start >= max_us)
+		if (now - last >= quiet_us || now - start >= max_us) {
+			probe_wait(l, offer_late, NULL);
 			break;
+		}
 		until = last + quiet_us < start + max_us ? last + quiet_us :
 			start + max_us;
-		if (wait_events(pfd, (int)((until - now + 999) / 1000)))
+		if (wait_events(l, pfd, (int)((until - now + 999) / 1000)))
 			break;
 	}
 	log_debug("devices settled in %llu us",

@@ -93,6 +93,7 @@ static int rescue_mount(const char *dir)
 	}
 	cmdline_parse(buf, &cmd);
 	log_set_debug(cmd.debug);
+	probe_set_timeout(&cmd);
 	for (i = 0; i < cmd.nproblems; i++)
 		log_warn("%s", cmd.problems[i]);
 	ufd = uevent_open();
@@ -355,12 +356,20 @@ static int rescue_unlock(bool from_stdin)
 
 int rescue_ls_main(int argc, char *argv[])
 {
+	static struct cmdline cmd;
+	static char buf[CMDLINE_SIZE];
 	struct blklist devs = { 0 };
 
 	(void)argc;
 	(void)argv;
 	log_to_fd(2, "rescue-ls: ", false);
 	mount_proc_and_sys(RESCUE_TOOL_LS);
+	/* rd.probe.timeout=: a disk that hangs holds rescue-ls that long */
+	if (cmdline_read_all(CMDLINE_CONF_DIR, "/proc/cmdline", buf,
+			     sizeof(buf)) == 0) {
+		cmdline_parse(buf, &cmd);
+		probe_set_timeout(&cmd);
+	}
 	report_devices(&devs, print_line, stdout);
 	return 0;
 }
