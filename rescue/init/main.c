@@ -65,6 +65,7 @@ static const struct applet {
 	{ RESCUE_TOOL_MOUNT,	rescue_mount_main },
 	{ RESCUE_TOOL_CONTINUE,	rescue_continue_main },
 	{ RESCUE_TOOL_UNLOCK,	rescue_unlock_main },
+	{ RESCUE_TOOL_RW,	rescue_rw_main },	/* storage/rescuerw.c */
 	/* /bin/sh until the toolkit's busybox replaces the link */
 	{ RESCUE_SH,		toolkit_sh_main },	/* image/toolkit.c */
 	/* the kernel's request_module(), and the shell's */

@@ -338,4 +338,7 @@ int rescue_continue_main(int argc, char *argv[]);
 int rescue_unlock_main(int argc, char *argv[]);
 int tools_main(int argc, char *argv[]);	/* rescue-init --ls, --help, ... */
 
+/* storage/rescuerw.c: rescue-rw DEV, one device writable in strict mode */
+int rescue_rw_main(int argc, char *argv[]);
+
 #endif

@@ -28,6 +28,9 @@ static const char usage[] =
 	"mount it\n"
 	"                            read-write on DIR (default " NEWROOT "), "
 	"or remount it so\n"
+	"       rescue-rw [--ro] DEV make DEV writable (strict read-only), "
+	"mounting nothing;\n"
+	"                            --ro: read-only again\n"
 	"       rescue-continue      end the console's rescue shell: the "
 	"boot goes on\n"
 	"                            (from an SSH session)\n"
@@ -159,10 +162,10 @@ static int lift(const char *name, const char *what)
 }
 
 /*
- * rescue-mount --rw DEV [DIR]: the one way to lift strict read-only, for
- * one device.  A partition is read-only while its disk is (the kernel
- * checks both flags), so the disk is made writable too; its other
- * partitions keep their own flag and stay read-only.
+ * rescue-mount --rw DEV [DIR]: with rescue-rw, the one way to lift
+ * strict read-only, for one device.  A partition is read-only while its
+ * disk is (the kernel checks both flags), so the disk is made writable
+ * too; its other partitions keep their own flag and stay read-only.
  */
 static int rescue_mount_rw(const char *dev, const char *dir)
 {

@@ -20,6 +20,7 @@
 #define RESCUE_TOOL_MOUNT	"rescue-mount"
 #define RESCUE_TOOL_CONTINUE	"rescue-continue"
 #define RESCUE_TOOL_UNLOCK	"rescue-unlock"
+#define RESCUE_TOOL_RW		"rescue-rw"
 
 /*
  * The module tools rescue-init also is, in /sbin: the kernel's
@@ -44,7 +45,7 @@
 #define RESCUE_DROPBEAR_PID	RESCUE_RUN_DIR "/dropbear.pid"
 /* Strict read-only mode is on (readonly.c; rescue-mount reads it). */
 #define RESCUE_STRICT_FLAG	"/run/rescue-ro-strict"
-/* One empty file per device rescue-mount --rw made writable. */
+/* One empty file per device rescue-mount --rw or rescue-rw made writable. */
 #define RESCUE_WRITABLE_DIR	"/run/rescue-ro-writable"
 
 #endif

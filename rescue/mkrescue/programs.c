@@ -17,6 +17,7 @@ static const char *const programs_init_links[] = {
 	"bin/" RESCUE_TOOL_MOUNT,
 	"bin/" RESCUE_TOOL_CONTINUE,
 	"bin/" RESCUE_TOOL_UNLOCK,
+	"bin/" RESCUE_TOOL_RW,
 };
 
 static const char *const programs_fsck_links[] = {

@@ -85,7 +85,10 @@ static void writable_path(const char *name, char *path, size_t size)
 	snprintf(path, size, RESCUE_WRITABLE_DIR "/%s", name);
 }
 
-/* rescue-mount --rw made NAME writable: its change events keep it so. */
+/*
+ * rescue-mount --rw or rescue-rw made NAME writable: its change events
+ * keep it so.
+ */
 static void mark_writable(const char *name)
 {
 	char path[PATH_MAX];
@@ -151,8 +154,13 @@ int readonly_set(const char *name, bool ro)
 	if (ioctl(fd, BLKROSET, &val))
 		err = -errno;
 	close(fd);
-	if (!err && !ro && getpid() != 1 && readonly_strict())
-		mark_writable(name);
+	/* rescue-mount --rw, rescue-rw: the mark; rescue-rw --ro: none */
+	if (!err && getpid() != 1 && readonly_strict()) {
+		if (ro)
+			unmark_writable(name);
+		else
+			mark_writable(name);
+	}
 	return err ? err : cur != val;
 }
 
@@ -167,8 +175,8 @@ static int set_all(bool ro, unsigned *failed)
 	if (!d)
 		return -errno;
 	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
+		if (e->d_name[0] == '.' || (ro && marked_writable(e->d_name)))
+			continue;	/* the watcher's lost events: keep marks */
 		r = readonly_set(e->d_name, ro);
 		if (r >= 0) {
 			n++;
