@@ -71,6 +71,19 @@ devtmpfs_rescue_layers_path() {
     echo "$(datadir_path)/storage-layers"
 }
 
+# The tools for a failing disk (rescue/share/disk-tools: ddrescue,
+# smartctl, badblocks), as mkrescue --disk-tools ships them: those the
+# host has, with their libraries; a missing one is no error.
+devtmpfs_rescue_disk_tools_install() {
+    local list tool
+    list="$(datadir_path)/disk-tools"
+    [[ -r $list ]] || return 0
+    while read -r tool _; do
+        [[ -z $tool || $tool == \#* ]] && continue
+        inst_multiple -o "$tool"
+    done <"$list"
+}
+
 # One line a module: module, state (rescue-init or missing), the blkid
 # TYPEs of its members and its tools (comma-separated, "-" for none).
 devtmpfs_rescue_layers() {
@@ -396,6 +409,7 @@ install() {
     fi
     inst_multiple -o sh ls cat mount umount dmesg blkid lsblk fdisk sfdisk \
         e2fsck fsck less vi grep sed reboot poweroff
+    devtmpfs_rescue_disk_tools_install
 
     if [[ ${devtmpfs_rescue_keep_dracut:-} == yes ]]; then
         dinfo "devtmpfs-rescue: /init is rescue-init from $rescue_init${previous:+; the previous /init ($previous) is kept as /init.dracut}"

@@ -152,6 +152,10 @@ static int gather(struct list *l, const struct options *o)
 		     (o->storage == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
 		err = storage_add(l, &hp, o->storage == OPTIONS_STORAGE_ON,
 				  MKRESCUE_DATADIR);
+	if (!err && (o->disk_tools == OPTIONS_STORAGE_ON ||
+		     (o->disk_tools == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
+		err = disktools_add(l, &hp, o->disk_tools == OPTIONS_STORAGE_ON,
+				    MKRESCUE_DATADIR);
 	if (!err && o->ssh_keys)
 		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key,
 			      o->ssh_default_host_key);

@@ -169,6 +169,18 @@ int ssh_add(struct list *l, struct hostpath *hp, const char *authorized_keys,
  * tools' configuration files come from DATADIR (rescue/share/). */
 int storage_add(struct list *l, struct hostpath *hp, bool required,
 		const char *datadir);
+/*
+ * The programs named in column COLUMN (1 the first; "-" none, commas
+ * between names) of DATADIR/FILE, found in /sbin, /bin, /usr/sbin or
+ * /usr/bin, with their loader and libraries; WHY says what they are.
+ */
+int storage_add_tools(struct list *l, struct hostpath *hp, bool required,
+		      const char *datadir, const char *file, int column,
+		      const char *why);
+
+/* disktools.c: --disk-tools, the tools of rescue/share/disk-tools */
+int disktools_add(struct list *l, struct hostpath *hp, bool required,
+		  const char *datadir);
 
 /* moddb.c: modules.dep, .alias, .softdep and .builtin of a kernel */
 struct moddb;

@@ -50,6 +50,9 @@ MKRESCUE_DEFINES   = -DMKRESCUE_VERSION='"$(MKRESCUE_VERSION)"' \
 # libzstd-dev, and the link names -lzstd and -lz itself).
 DEPS_PACKAGES += libelf-dev mdadm cryptsetup-bin lvm2 dmsetup btrfs-progs
 DEPS_PACKAGES += libzstd-dev zlib1g-dev
+# The tools for a failing disk (--disk-tools, rescue/share/disk-tools;
+# badblocks is e2fsprogs'): tests/groups/disk-tools.sh boots them.
+DEPS_PACKAGES += gddrescue smartmontools
 
 TEST_GROUPS += mkrescue mkrescue-errors
 TEST_GROUPS += mkrescue-options mkrescue-storage

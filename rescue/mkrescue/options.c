@@ -34,6 +34,9 @@ static void usage(FILE *f, const struct options *d)
 		"      --storage            ship mdadm, cryptsetup, lvm, dmsetup, btrfs\n"
 		"                           with their libraries (default: with -k)\n"
 		"      --no-storage         leave them out\n"
+		"      --disk-tools         ship ddrescue, smartctl, badblocks for a\n"
+		"                           failing disk (default: with -k)\n"
+		"      --no-disk-tools      leave them out\n"
 		"      --ssh-authorized-keys FILE\n"
 		"                           dropbear, started once ip= configured the network,\n"
 		"                           logins with these keys only\n"
@@ -84,7 +87,8 @@ enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
 	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
 	OPT_COMPRESS_LEVEL, OPT_VERSION, OPT_STORAGE, OPT_NO_STORAGE,
-	OPT_HOSTONLY, OPT_SSH_KEYS, OPT_SSH_HOST_KEY,
+	OPT_HOSTONLY, OPT_SSH_KEYS, OPT_SSH_HOST_KEY, OPT_DISK_TOOLS,
+	OPT_NO_DISK_TOOLS,
 };
 
 static const struct option long_options[] = {
@@ -101,6 +105,8 @@ static const struct option long_options[] = {
 	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "storage", no_argument, NULL, OPT_STORAGE },
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
+	{ "disk-tools", no_argument, NULL, OPT_DISK_TOOLS },
+	{ "no-disk-tools", no_argument, NULL, OPT_NO_DISK_TOOLS },
 	{ "ssh-authorized-keys", required_argument, NULL, OPT_SSH_KEYS },
 	{ "ssh-host-key", required_argument, NULL, OPT_SSH_HOST_KEY },
 	{ "compress", required_argument, NULL, OPT_COMPRESS },
@@ -189,6 +195,8 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_COMPRESS_LEVEL: level = optarg; break;
 		case OPT_STORAGE: o->storage = OPTIONS_STORAGE_ON; break;
 		case OPT_NO_STORAGE: o->storage = OPTIONS_STORAGE_OFF; break;
+		case OPT_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_ON; break;
+		case OPT_NO_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_OFF; break;
 		case OPT_HOSTONLY: o->hostonly = true; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
 		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;

@@ -9,7 +9,10 @@
 
 #include "mkrescue.h"
 
-/* --storage, --no-storage, or neither: on with -k or --kmoddir. */
+/*
+ * --storage, --no-storage, or neither: on with -k or --kmoddir; the same
+ * for --disk-tools, --no-disk-tools.
+ */
 enum options_storage {
 	OPTIONS_STORAGE_DEFAULT,
 	OPTIONS_STORAGE_ON,
@@ -22,7 +25,7 @@ struct options {
 	bool e2fsck_given, e2fsck_off;
 	const char *kver, *kmoddir, *module_list;
 	bool module_list_given, hostonly;
-	enum options_storage storage;
+	enum options_storage storage, disk_tools;
 	const char *ssh_keys, *ssh_host_key;	/* --ssh-authorized-keys */
 	/* Without --ssh-host-key: the persistent key, made there once. */
 	const char *ssh_default_host_key;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* storage.c: --storage: the tools of rescue/share/storage-layers and /etc. */
+/*
+ * storage.c: --storage: the tools of rescue/share/storage-layers and /etc;
+ * the closure of any list of tools (--disk-tools, disktools.c).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +22,10 @@
 #define STORAGE_TOOLS_MAX	16
 #define STORAGE_TOOLS_COLUMN	3
 
-static const char *const storage_tool_dirs[] = { "/sbin", "/bin" };
+/* /usr last: a host without merged /usr has ddrescue, smartctl there. */
+static const char *const storage_tool_dirs[] = {
+	"/sbin", "/bin", "/usr/sbin", "/usr/bin",
+};
 
 struct storage_tools {
 	struct buf text;	/* the table, cut into its names */
@@ -107,15 +113,17 @@ static int storage_tools_add(struct storage_tools *t, char *list,
 	return 0;
 }
 
-static int storage_tools_read(struct storage_tools *t, const char *datadir)
+/* The names of column COLUMN (1 the first) of DATADIR/FILE. */
+static int storage_tools_read(struct storage_tools *t, const char *datadir,
+			      const char *file, int column)
 {
 	struct buf path = { 0 };
 	char *line, *next;
 	int err;
 
-	err = buf_printf(&path, "%s/%s", datadir, STORAGE_LAYERS);
+	err = buf_printf(&path, "%s/%s", datadir, file);
 	if (err) {
-		msg_error("unable to read the storage layers: out of memory");
+		msg_error("unable to read %s: out of memory", file);
 		return err;
 	}
 	err = buf_read_file(&t->text, path.data);
@@ -131,7 +139,7 @@ static int storage_tools_read(struct storage_tools *t, const char *datadir)
 		col = strtok_r(line, " \t", &save);
 		if (!col || *col == '#')
 			continue;
-		for (i = 1; col && i < STORAGE_TOOLS_COLUMN; i++)
+		for (i = 1; col && i < column; i++)
 			col = strtok_r(NULL, " \t", &save);
 		if (col && strcmp(col, "-"))
 			err = storage_tools_add(t, col, path.data);
@@ -140,8 +148,9 @@ static int storage_tools_read(struct storage_tools *t, const char *datadir)
 	return err;
 }
 
-static int storage_add_programs(struct list *l, struct hostpath *hp,
-				bool required, const char *datadir)
+int storage_add_tools(struct list *l, struct hostpath *hp, bool required,
+		      const char *datadir, const char *file, int column,
+		      const char *why)
 {
 	struct storage_tools tools = { 0 };
 	struct ldconf conf = { 0 };
@@ -150,7 +159,7 @@ static int storage_add_programs(struct list *l, struct hostpath *hp,
 	int err;
 
 	ldpath_init(&lp, NULL);
-	err = storage_tools_read(&tools, datadir);
+	err = storage_tools_read(&tools, datadir, file, column);
 	if (!err)
 		err = ldconf_read_depth(&conf, "/etc/ld.so.conf", 0);
 	lp.conf = &conf;
@@ -166,7 +175,8 @@ static int storage_add_programs(struct list *l, struct hostpath *hp,
 		}
 		if (d == ARRAY_SIZE(storage_tool_dirs)) {
 			if (!required) {
-				msg_verbose("no %s: it is not in /sbin or /bin",
+				msg_verbose("no %s: it is not in /sbin, /bin, "
+					    "/usr/sbin or /usr/bin",
 					    tools.name[i]);
 				continue;
 			}
@@ -175,14 +185,14 @@ static int storage_add_programs(struct list *l, struct hostpath *hp,
 		}
 		err = ldpath_add_program(&lp, p);
 		if (!err)
-			err = hostpath_add(hp, l, p, "storage tool");
+			err = hostpath_add(hp, l, p, why);
 		if (!err && !strcmp(tools.name[i], "lvm"))
 			err = storage_add_lvm_links(l, hp, required);
 	}
 	for (i = 0; !err && i < lp.nfiles; i++)
 		err = hostpath_add(hp, l, lp.files[i].path, lp.files[i].why);
 	if (!err)
-		msg_verbose("storage tools: %zu libraries and loaders", lp.nfiles);
+		msg_verbose("%s: %zu libraries and loaders", file, lp.nfiles);
 	ldpath_free(&lp);
 	ldconf_free(&conf);
 	buf_free(&tools.text);
@@ -218,7 +228,8 @@ int storage_add(struct list *l, struct hostpath *hp, bool required,
 	size_t i;
 	int err;
 
-	err = storage_add_programs(l, hp, required, datadir);
+	err = storage_add_tools(l, hp, required, datadir, STORAGE_LAYERS,
+				STORAGE_TOOLS_COLUMN, "storage tool");
 	for (i = 0; !err && i < ARRAY_SIZE(storage_confs); i++)
 		err = storage_add_conf(l, datadir, &storage_confs[i]);
 	return err;
