@@ -56,6 +56,8 @@ DEPS_PACKAGES += gddrescue smartmontools
 
 TEST_GROUPS += mkrescue mkrescue-errors
 TEST_GROUPS += mkrescue-options mkrescue-storage
+# The tools for a failing disk and rescue-rw (tests/groups/disk-tools.sh).
+TEST_GROUPS += disk-tools
 # mkrescue -k images booted on the stock kernels (module loads).
 TEST_GROUPS += mkrescue-boot
 CHECK_DEPS  += $(BUILD)/mkrescue $(MKRESCUE_TEST_INIT)
