@@ -43,13 +43,27 @@ shell_on() {
 # The kernel, its timeout and memory for KVER ("" the patched kernel).
 kernel_args() { # kver
 	if [ -n "$1" ]; then
-		echo "/boot/vmlinuz-$1 $DISK_TOOLS_STOCK_TIMEOUT --mem 1G"
+		echo "/boot/vmlinuz-$1 $DISK_TOOLS_STOCK_TIMEOUT 1G"
 	else
-		echo "$BZIMAGE $VM_TIMEOUT --mem 256M"
+		echo "$BZIMAGE $VM_TIMEOUT 256M"
 	fi
 }
 
 # ---- the image ------------------------------------------------------------
+
+# The image extracted into DIR.
+extract_image() { # img dir
+	mkdir -p "$2" && (cd "$2" && bsdcpio -id --quiet <"$1") ||
+		{ fail "unable to extract $1"; return 1; }
+}
+
+# The entries of IMG in OUT; fails when /init is not among them, so that
+# a check that a file is absent cannot pass on an unreadable image.
+list_image_into() { # img out
+	list_image "$1" >"$2"
+	grep -q ' init$' "$2" ||
+		{ fail "no /init listed in $1: unreadable?" "$(head -n3 "$2")"; return 1; }
+}
 
 test_disk_tools_are_on_with_k_and_off_without() {
 	local kver tool missing="" name
@@ -84,17 +98,12 @@ test_disk_tools_are_on_with_k_and_off_without() {
 	for tool in "/bin/ddrescue --version" "/sbin/smartctl --version" "/sbin/badblocks -v"; do
 		# shellcheck disable=SC2086 # the tool and its argument
 		chroot "$T/root" $tool >"$T/chroot.out" 2>&1
-		grep -qE 'GNU ddrescue|smartctl [0-9]|badblocks [0-9]|Usage: badblocks' "$T/chroot.out" &&
+		grep -qE 'GNU ddrescue|smartctl [0-9]|Usage: [^ ]*badblocks' "$T/chroot.out" &&
 		! grep -q 'error while loading shared libraries' "$T/chroot.out" ||
 			fail "$tool does not run in the extracted image:" "$(cat "$T/chroot.out")"
 	done
 }
 
-# The image extracted into DIR.
-extract_image() { # img dir
-	mkdir -p "$2" && (cd "$2" && bsdcpio -id --quiet <"$1") ||
-		{ fail "unable to extract $1"; return 1; }
-}
 
 # ---- ddrescue off a disk with bad sectors, in the strict shell -------------
 
