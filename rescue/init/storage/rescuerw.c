@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -30,12 +31,24 @@ static const char rw_usage[] =
 	"target)\n"
 	"       rescue-rw --ro DEV   make it read-only again\n";
 
+/* A mountinfo line's "MAJOR:MINOR" (its third field): is it this one? */
+static bool same_dev(const char *field, unsigned major, unsigned minor)
+{
+	char *end;
+	unsigned long ma = strtoul(field, &end, 10), mi;
+
+	if (end == field || *end != ':')
+		return false;
+	field = end + 1;
+	mi = strtoul(field, &end, 10);
+	return end != field && !*end && ma == major && mi == minor;
+}
+
 /* Where device MAJOR:MINOR is mounted (mountinfo): 1 with DIR, else 0. */
 static int mounted_on(unsigned major, unsigned minor, char *dir, size_t size)
 {
-	char buf[16384], *line, *nl;
-	unsigned ma, mi;
-	char target[256];
+	char buf[16384], *line, *nl, *save, *f[5];
+	int i;
 
 	if (mounts_read_proc("/proc/self/mountinfo", buf, sizeof(buf)))
 		return 0;
@@ -43,9 +56,11 @@ static int mounted_on(unsigned major, unsigned minor, char *dir, size_t size)
 		nl = line + strcspn(line, "\n");
 		if (*nl)
 			*nl++ = '\0';
-		if (sscanf(line, "%*u %*u %u:%u %*s %255s", &ma, &mi,
-			   target) == 3 && ma == major && mi == minor) {
-			snprintf(dir, size, "%s", target);
+		save = NULL;
+		for (i = 0; i < 5; i++)
+			f[i] = strtok_r(i ? NULL : line, " ", &save);
+		if (f[4] && same_dev(f[2], major, minor)) {
+			snprintf(dir, size, "%s", f[4]);
 			return 1;
 		}
 	}
