@@ -63,12 +63,22 @@ dracut_add_makes_rescue_init_the_init() {
 	grep -Eq 'lib/modules/[^ ]*/modules\.alias$' "$T/listing" ||
 		{ fail "no modules.alias in the image"; return 1; }
 	expect_left_out "$T/listing" &&
+	expect_disk_tools "$T/listing" &&
 	expect_log "$log" 'devtmpfs-rescue: /init is rescue-init' \
 		"the module saying what it replaced" &&
 	expect_log "$log" 'devtmpfs-rescue: left out what rescue-init never runs \(systemd, udevd and its rules, dracut.s hooks and /init, plymouth\): [0-9]+ files' \
 		"the module saying what it left out" &&
 	expect_log "$log" "devtmpfs-rescue: storage layers rescue-init stands in for: $(dracut_modules_in rescue-init) \\(not yet: $(dracut_modules_in missing)\\)" \
 		"the module saying which storage layers rescue-init has"
+}
+
+# The tools for a failing disk (rescue/share/disk-tools) are in the image.
+expect_disk_tools() { # listing
+	local tool
+	for tool in ddrescue smartctl badblocks; do
+		grep -Eq " (usr/)?s?bin/$tool( |\$)" "$1" ||
+			{ fail "no $tool in the image (rescue/share/disk-tools)"; return 1; }
+	done
 }
 
 # What rescue-init never runs is not in the image (lsinitrd LISTING):
