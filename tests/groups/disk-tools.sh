@@ -175,6 +175,11 @@ ddrescue_in_strict_shell() {
 			"$(result_cmd ddrescue status '$?')"
 		result_cmd ioerr vda '$(dmesg | grep -c "I/O error, dev vda, sector")'
 		echo 'sync; cat /tmp/map'
+		# badblocks in 4 KiB blocks: it retries a failed range block by
+		# block with O_DIRECT only for page-sized blocks (buffered
+		# below, where the page cache fails whole pages anyway).
+		echo 'badblocks -b 4096 -o /tmp/bb /dev/vda; r=$?; sed "s/^/bad block /" /tmp/bb'
+		result_cmd badblocks status '$r' count '$(wc -l </tmp/bb)'
 		echo 'echo x | dd of=/dev/vdc 2>/dev/null; r=$?'
 		result_cmd write vdc '$r'
 		echo 'rescue-rw --ro /dev/vdb'
@@ -218,6 +223,12 @@ ddrescue_in_strict_shell() {
 	[ "$(grep -cE '^0x[0-9A-Fa-f]+ +0x[0-9A-Fa-f]+ +-' "$T/console.log")" -eq 2 ] ||
 		fail "the map has other bad areas than the injected ones:" \
 			"$(grep -E '^0x[0-9A-Fa-f]+ +0x[0-9A-Fa-f]+ +[-*/]' "$T/console.log")"
+	expect_field "$T/console.log" badblocks status 0 &&
+	expect_field "$T/console.log" badblocks count 2 || return 1
+	for s in $BAD_SECTORS; do
+		expect_log "$T/console.log" "^bad block $((s / 8))" \
+			"badblocks naming block $((s / 8)) (sector $s)" || return 1
+	done
 	expected_copy "$T/root.img" "$T/expected.img"
 	cmp -s "$T/expected.img" "$T/target.img" ||
 		fail "the target does not hold the readable data:" "$(cmp "$T/expected.img" "$T/target.img" | head -n3)"
@@ -266,6 +277,60 @@ test_smartctl_reads_the_nvme_health_log_on_the_stock_kernel() {
 	local kver
 	kver=$(STOCK_KVER='' stock_kernel_version) || return 1
 	smartctl_reads_nvme_health "$kver"
+}
+
+# ---- rescue-rw on a partition --------------------------------------------
+
+# The sha256 of partition N of IMG.
+part_sum() { # img n
+	local start sectors
+	read -r start sectors < <(sfdisk -q -l -o Start,Sectors "$1" | awk 'NR > 1' | sed -n "${2}p")
+	dd if="$1" bs=512 skip="$start" count="$sectors" status=none | sha256sum | cut -d' ' -f1
+}
+
+# A partition is read-only while its disk is: rescue-rw lifts both, the
+# sibling keeps its flag; --ro puts both back, the disk with its last
+# writable partition.
+test_rescue_rw_on_a_partition_lifts_its_disk_not_its_sibling() {
+	local p2
+	mk_setup || return 1
+	disk_image "$T/rescue.img" "" || return 1
+	make_decoy "$T/root.img" "$ROOT_UUID" root
+	make_gpt "$T/parts.img" 24 "one:$BASE_PARTUUID:10" "two:$DECOY_PARTUUID:rest" || return 1
+	record_sums "$T/root.img"
+	p2=$(part_sum "$T/parts.img" 2)
+	{
+		echo 'rescue-rw /dev/vdb1'
+		echo 'echo written | dd of=/dev/vdb1 2>/dev/null; r1=$?; echo x | dd of=/dev/vdb2 2>/dev/null; r2=$?'
+		result_cmd rw vdb '$(blockdev --getro /dev/vdb)' vdb1 '$(blockdev --getro /dev/vdb1)' \
+			vdb2 '$(blockdev --getro /dev/vdb2)' vda '$(blockdev --getro /dev/vda)' \
+			write1 '$r1' write2 '$r2'
+		echo 'sync; rescue-rw --ro /dev/vdb1'
+		result_cmd back vdb '$(blockdev --getro /dev/vdb)' vdb1 '$(blockdev --getro /dev/vdb1)'
+	} >"$T/commands"
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/rescue.img" \
+		--append "root=/dev/vda rescue" \
+		--disk "virtio-blk:$T/root.img" --disk "virtio-blk:$T/parts.img" || return 1
+	expect_log "$T/console.log" '^rescue-rw: /dev/vdb1 was read-only, now writable' \
+		"the partition made writable" &&
+	expect_log "$T/console.log" '^rescue-rw: /dev/vdb \(the disk of /dev/vdb1\) was read-only, now writable' \
+		"its disk made writable" &&
+	expect_field "$T/console.log" rw vdb1 0 &&
+	expect_field "$T/console.log" rw vdb 0 &&
+	expect_field "$T/console.log" rw vdb2 1 &&
+	expect_field "$T/console.log" rw vda 1 &&
+	expect_field "$T/console.log" rw write1 0 &&
+	expect_log "$T/console.log" '^rescue-rw: /dev/vdb \(the disk of /dev/vdb1\) was writable, now read-only' \
+		"its disk read-only again" &&
+	expect_field "$T/console.log" back vdb 1 &&
+	expect_field "$T/console.log" back vdb1 1 &&
+	expect_disks_unchanged || return 1
+	[ "$(result_field "$T/console.log" rw write2)" != 0 ] ||
+		fail "a write to /dev/vdb2, the sibling, succeeded"
+	[ "$(part_sum "$T/parts.img" 2)" = "$p2" ] ||
+		fail "vdb2 changed, but only vdb1 was made writable"
+	[ "$(dd if="$T/parts.img" bs=1M skip=1 count=1 status=none | head -c 7)" = written ] ||
+		fail "nothing was written to vdb1 after rescue-rw"
 }
 
 # ---- rescue-rw's refusals -----------------------------------------------
