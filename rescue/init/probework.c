@@ -19,6 +19,13 @@
  *
  * Workers are not waited for: PID 1 reaps every child (shell.c), and an
  * answer that never comes is the sign of a worker that hung or died.
+ *
+ * Several device lists probe at once (the root search's, and the fresh
+ * one a storage layer enumerates to look for a twin while the first
+ * waits), and whichever is waiting reads the answers.  Each probe knows
+ * its list's generation: an answer read for another list is applied to
+ * the reader's too, and kept for its own, which takes it at its next
+ * probe_receive(); one never taken is dropped after STASH_KEEP_US.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,20 +42,25 @@
 #include "probe.h"
 
 #define PROBE_TIMEOUT_MS	2000	/* rd.probe.timeout= not given */
+#define STASH_KEEP_US	(30 * 1000000ULL)
 
 struct pending {
 	uint32_t seq;
 	pid_t pid;
+	unsigned gen;		/* the list it is for: blklist.probe_gen */
 	char name[64];
 	unsigned major, minor;
 	unsigned what;
 	uint64_t start_us;
 	bool said;		/* its lateness was logged */
+	struct probe_answer *stash;	/* read for another list, kept for gen's */
+	uint64_t stashed_us;
 };
 
 static struct pending *pending;
 static size_t npending, pending_cap;
 static uint32_t next_seq = 1;
+static unsigned next_gen = 1;
 static int channel[2] = { -1, -1 };	/* [0] the asker's, [1] the workers' */
 static uint64_t timeout_us = PROBE_TIMEOUT_MS * 1000ULL;
 static struct probe_answer rx;		/* one at a time: 30 KB, not on the stack */
@@ -101,15 +113,34 @@ static bool same_device(const struct blkdev *d, const char *name,
 	return !strcmp(d->name, name) && d->major == major && d->minor == minor;
 }
 
+static unsigned gen_of(struct blklist *l)
+{
+	if (!l->probe_gen)
+		l->probe_gen = next_gen++;
+	return l->probe_gen;
+}
+
+static void forget(size_t k)
+{
+	free(pending[k].stash);
+	pending[k] = pending[--npending];
+}
+
+/* d's probe still waited for, else an answer kept for another list. */
 static struct pending *find_pending(const struct blkdev *d)
 {
+	struct pending *stashed = NULL;
 	size_t i;
 
-	for (i = 0; i < npending; i++)
-		if (same_device(d, pending[i].name, pending[i].major,
-				pending[i].minor))
+	for (i = 0; i < npending; i++) {
+		if (!same_device(d, pending[i].name, pending[i].major,
+				 pending[i].minor))
+			continue;
+		if (!pending[i].stash)
 			return &pending[i];
-	return NULL;
+		stashed = &pending[i];
+	}
+	return stashed;
 }
 
 /* The worker: identify d, send the answer, exit.  Never returns. */
@@ -136,7 +167,7 @@ static void __attribute__((noreturn)) work(const struct blkdev *d,
 	_exit(0);
 }
 
-static int start(const struct blkdev *d, unsigned what)
+static int start(struct blklist *l, const struct blkdev *d, unsigned what)
 {
 	struct pending *p;
 	pid_t pid;
@@ -163,6 +194,7 @@ static int start(const struct blkdev *d, unsigned what)
 	memset(p, 0, sizeof(*p));
 	p->seq = next_seq++;
 	p->pid = pid;
+	p->gen = gen_of(l);
 	snprintf(p->name, sizeof(p->name), "%s", d->name);
 	p->major = d->major;
 	p->minor = d->minor;
@@ -266,15 +298,58 @@ static ssize_t apply(struct blklist *l, const struct pending *p,
 	return i;
 }
 
+static size_t answer_size(const struct probe_answer *a)
+{
+	return offsetof(struct probe_answer, parts) +
+	       a->nparts * sizeof(a->parts[0]);
+}
+
+/* Answer a of pending[k], read by l: to l, and to its own list. */
+static ssize_t take(struct blklist *l, size_t k, const struct probe_answer *a)
+{
+	unsigned gen = gen_of(l);
+	ssize_t i = apply(l, &pending[k], a);
+
+	if (pending[k].gen == gen || pending[k].stash)
+		forget(k);
+	else if ((pending[k].stash = malloc(answer_size(a)))) {
+		memcpy(pending[k].stash, a, answer_size(a));
+		pending[k].stashed_us = log_now_us();
+	} else {
+		forget(k);
+	}
+	return i;
+}
+
 /*
- * Take every answer there is now into l, and forget its probe; fn(l, i,
- * ctx) for each device of l that one told about.  The number taken.
+ * Take every answer there is now into l: those read for l before by
+ * another list, then those on the channel; forget their probes.  fn(l,
+ * i, ctx) for each device of l that one told about.  The number taken.
  */
 size_t probe_receive(struct blklist *l, probe_answered_fn *fn, void *ctx)
 {
+	uint64_t now = log_now_us();
+	unsigned gen = gen_of(l);
 	size_t n = 0, k;
 	ssize_t got, i;
 
+	for (k = 0; k < npending; ) {
+		struct pending *p = &pending[k];
+
+		if (!p->stash) {
+			k++;
+		} else if (p->gen == gen) {
+			i = apply(l, p, p->stash);
+			forget(k);
+			n++;
+			if (i >= 0 && fn)
+				fn(l, (size_t)i, ctx);
+		} else if (now - p->stashed_us > STASH_KEEP_US) {
+			forget(k);	/* its list is gone */
+		} else {
+			k++;
+		}
+	}
 	while (channel[0] >= 0 &&
 	       (got = recv(channel[0], &rx, sizeof(rx), MSG_DONTWAIT)) > 0) {
 		if ((size_t)got < offsetof(struct probe_answer, parts) ||
@@ -282,10 +357,9 @@ size_t probe_receive(struct blklist *l, probe_answered_fn *fn, void *ctx)
 			continue;
 		for (k = 0; k < npending && pending[k].seq != rx.seq; k++)
 			;
-		if (k == npending)
+		if (k == npending || pending[k].stash)
 			continue;	/* forgotten (probe_forget) */
-		i = apply(l, &pending[k], &rx);
-		pending[k] = pending[--npending];
+		i = take(l, k, &rx);
 		n++;
 		if (i >= 0 && fn)
 			fn(l, (size_t)i, ctx);
@@ -299,9 +373,15 @@ static uint64_t next_deadline(uint64_t now)
 	uint64_t next = 0, end;
 	size_t i;
 
-	if (timeout_us == UINT64_MAX)
-		return npending ? UINT64_MAX : 0;
+	if (timeout_us == UINT64_MAX) {
+		for (i = 0; i < npending; i++)
+			if (!pending[i].stash)
+				return UINT64_MAX;
+		return 0;
+	}
 	for (i = 0; i < npending; i++) {
+		if (pending[i].stash)
+			continue;	/* answered, for another list */
 		end = pending[i].start_us + timeout_us;
 		if (end > now && (!next || end < next))
 			next = end;
@@ -319,6 +399,8 @@ static void mark_waiting(struct blklist *l)
 	for (k = 0; k < npending; k++) {
 		struct pending *p = &pending[k];
 
+		if (p->stash)
+			continue;
 		i = blk_find(l, p->name);
 		if (i < 0 || !same_device(&l->dev[i], p->name, p->major,
 					  p->minor))
@@ -340,24 +422,26 @@ static void mark_waiting(struct blklist *l)
  * serving its signals meanwhile (a reboot asked for now happens now);
  * fn(l, i, ctx) for each device one told about.
  */
-void probe_wait(struct blklist *l, probe_answered_fn *fn, void *ctx)
+size_t probe_wait(struct blklist *l, probe_answered_fn *fn, void *ctx)
 {
 	struct pollfd pfd[2] = { { .fd = channel[0], .events = POLLIN },
 				 { .fd = shell_signal_fd(), .events = POLLIN } };
 	uint64_t now, until;
+	size_t n = 0;
 	int ms;
 
 	for (;;) {
-		probe_receive(l, fn, ctx);
+		n += probe_receive(l, fn, ctx);
 		now = log_now_us();
 		until = next_deadline(now);
-		if (!until || !npending)
+		if (!until)
 			break;
 		ms = until == UINT64_MAX ? -1 : (int)((until - now + 999) / 1000);
 		if (poll(pfd, 2, ms) > 0 && (pfd[1].revents & POLLIN))
 			shell_serve_signals();
 	}
 	mark_waiting(l);
+	return n;
 }
 
 /*
@@ -369,14 +453,28 @@ bool probe_start(struct blklist *l, size_t i, unsigned what)
 {
 	struct blkdev *d = &l->dev[i];
 	bool full = what & PROBE_FULL;
+	struct pending *p;
 	unsigned want = 0;
 	ssize_t disk;
 	int err;
 
 	if (d->sectors == 0)
 		return false;	/* nothing to read */
-	if (find_pending(d))
+	p = find_pending(d);
+	if (p && p->stash) {
+		apply(l, p, p->stash);	/* read for another list just now */
+		d = &l->dev[i];
+		if (p->gen == gen_of(l)) {
+			forget((size_t)(p - pending));
+			return false;
+		}
+		if (!((what & PROBE_SB) && (!d->sb_probed ||
+		      ((what & PROBE_FULL) && !d->sb_full))) &&
+		    !((what & PROBE_PT) && !d->pt_probed))
+			return false;
+	} else if (p) {
 		return true;	/* its answer is coming */
+	}
 	if ((what & PROBE_PT) && d->partno && !d->pt_probed) {
 		disk = blk_find(l, d->disk);
 		if (disk < 0)
@@ -392,7 +490,7 @@ bool probe_start(struct blklist *l, size_t i, unsigned what)
 		want |= PROBE_PT;
 	if (!want)
 		return false;
-	err = start(d, want);
+	err = start(l, d, want);
 	if (err) {
 		snprintf(d->fault, sizeof(d->fault), "not probed: %s",
 			 errtext(-err));
@@ -445,7 +543,10 @@ void probe_forget(void)
 {
 	size_t i;
 
-	for (i = 0; i < npending; i++)
-		kill(pending[i].pid, SIGKILL);
+	for (i = 0; i < npending; i++) {
+		if (!pending[i].stash)
+			kill(pending[i].pid, SIGKILL);
+		free(pending[i].stash);
+	}
 	npending = 0;
 }

@@ -127,6 +127,7 @@ struct blkdev {
 struct blklist {
 	struct blkdev *dev;
 	size_t n, cap;
+	unsigned probe_gen;	/* which list a probe's answer is for (probework.c) */
 };
 int blk_enumerate(struct blklist *l, const char *classdir);
 int blk_add(struct blklist *l, const char *classdir, const char *name);
@@ -147,7 +148,7 @@ typedef void probe_answered_fn(struct blklist *l, size_t i, void *ctx);
 size_t probe_receive(struct blklist *l, probe_answered_fn *fn, void *ctx);
 /* The two halves of probe_device(), for the uevent loop. */
 bool probe_start(struct blklist *l, size_t i, unsigned what);
-void probe_wait(struct blklist *l, probe_answered_fn *fn, void *ctx);
+size_t probe_wait(struct blklist *l, probe_answered_fn *fn, void *ctx);
 void probe_forget(void);
 
 /* devtable.c */

@@ -170,11 +170,24 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 		}
 		if (r != -EAGAIN)
 			continue;	/* not from the kernel, or malformed */
+		/*
+		 * Answers offered to the layers may make devices (an LV, an
+		 * opened LUKS container), whose uevents come next: handle
+		 * them before the deadline counts.
+		 */
+		if (probe_receive(l, offer_late, NULL) > 0) {
+			if (matched(spec, l))
+				return 1;
+			continue;
+		}
 		now = log_now_us();
 		if (now >= deadline_us) {
 			/* What the uevents brought is probed: its answers. */
-			probe_wait(l, offer_late, NULL);
-			return matched(spec, l);
+			if (probe_wait(l, offer_late, NULL) == 0)
+				return 0;
+			if (matched(spec, l))
+				return 1;
+			continue;
 		}
 		if (spec && now >= next_note && deadline_us == UINT64_MAX) {
 			log_info("waiting for root %s: %llu s (rootwait, no "
@@ -229,7 +242,11 @@ void rootfind_settle(struct blklist *l, int ufd, uint64_t quiet_us,
 			continue;	/* lost or foreign: the next one */
 		now = log_now_us();
 		if (now - last >= quiet_us || now - start >= max_us) {
-			probe_wait(l, offer_late, NULL);
+			if (probe_wait(l, offer_late, NULL) > 0 &&
+			    now - start < max_us) {
+				last = log_now_us();	/* what they made */
+				continue;
+			}
 			break;
 		}
 		until = last + quiet_us < start + max_us ? last + quiet_us :
