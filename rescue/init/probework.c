@@ -120,10 +120,14 @@ static unsigned gen_of(struct blklist *l)
 	return l->probe_gen;
 }
 
+/* Drop pending[k]: the last entry takes its place, and none is left twice. */
 static void forget(size_t k)
 {
 	free(pending[k].stash);
-	pending[k] = pending[--npending];
+	npending--;
+	if (k != npending)
+		pending[k] = pending[npending];
+	memset(&pending[npending], 0, sizeof(pending[npending]));
 }
 
 /* d's probe still waited for, else an answer kept for another list. */
@@ -310,13 +314,12 @@ static ssize_t take(struct blklist *l, size_t k, const struct probe_answer *a)
 	unsigned gen = gen_of(l);
 	ssize_t i = apply(l, &pending[k], a);
 
-	if (pending[k].gen == gen || pending[k].stash)
-		forget(k);
-	else if ((pending[k].stash = malloc(answer_size(a)))) {
+	if (pending[k].gen != gen &&
+	    (pending[k].stash = malloc(answer_size(a)))) {
 		memcpy(pending[k].stash, a, answer_size(a));
 		pending[k].stashed_us = log_now_us();
 	} else {
-		forget(k);
+		forget(k);	/* l's own, or no memory to keep it */
 	}
 	return i;
 }
@@ -335,20 +338,20 @@ size_t probe_receive(struct blklist *l, probe_answered_fn *fn, void *ctx)
 
 	for (k = 0; k < npending; ) {
 		struct pending *p = &pending[k];
+		bool mine = p->stash && p->gen == gen;
+		bool stale = p->stash && now - p->stashed_us > STASH_KEEP_US;
 
-		if (!p->stash) {
+		if (!mine && !stale) {
 			k++;
-		} else if (p->gen == gen) {
-			i = apply(l, p, p->stash);
-			forget(k);
-			n++;
-			if (i >= 0 && fn)
-				fn(l, (size_t)i, ctx);
-		} else if (now - p->stashed_us > STASH_KEEP_US) {
-			forget(k);	/* its list is gone */
-		} else {
-			k++;
+			continue;
 		}
+		i = mine ? apply(l, p, p->stash) : -1;
+		forget(k);	/* stale: its list is gone */
+		if (!mine)
+			continue;
+		n++;
+		if (i >= 0 && fn)
+			fn(l, (size_t)i, ctx);
 	}
 	while (channel[0] >= 0 &&
 	       (got = recv(channel[0], &rx, sizeof(rx), MSG_DONTWAIT)) > 0) {
