@@ -51,20 +51,6 @@ kernel_args() { # kver
 
 # ---- the image ------------------------------------------------------------
 
-# The image extracted into DIR.
-extract_image() { # img dir
-	mkdir -p "$2" && (cd "$2" && bsdcpio -id --quiet <"$1") ||
-		{ fail "unable to extract $1"; return 1; }
-}
-
-# The entries of IMG in OUT; fails when /init is not among them, so that
-# a check that a file is absent cannot pass on an unreadable image.
-list_image_into() { # img out
-	list_image "$1" >"$2"
-	grep -q ' init$' "$2" ||
-		{ fail "no /init listed in $1: unreadable?" "$(head -n3 "$2")"; return 1; }
-}
-
 test_disk_tools_are_on_with_k_and_off_without() {
 	local kver tool missing="" name
 	mk_setup || return 1
@@ -103,7 +89,6 @@ test_disk_tools_are_on_with_k_and_off_without() {
 			fail "$tool does not run in the extracted image:" "$(cat "$T/chroot.out")"
 	done
 }
-
 
 # ---- ddrescue off a disk with bad sectors, in the strict shell -------------
 

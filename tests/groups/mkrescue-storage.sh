@@ -10,21 +10,6 @@ STORAGE_TOOLS="usr/sbin/mdadm usr/sbin/cryptsetup usr/sbin/lvm usr/sbin/dmsetup 
 MULTIARCH=usr/lib/x86_64-linux-gnu
 STOCK_STORAGE_TIMEOUT=${STOCK_STORAGE_TIMEOUT:-300}
 
-# The image extracted into DIR.
-extract_image() { # img dir
-	mkdir -p "$2" && (cd "$2" && bsdcpio -id --quiet <"$1") ||
-		{ fail "unable to extract $1"; return 1; }
-}
-
-# The entries of IMG (list_image) in OUT.  Fails when /init is not among
-# them: a check that a file is not in the image must not pass because
-# the image could not be read.
-list_image_into() { # img out
-	list_image "$1" >"$2"
-	grep -q ' init$' "$2" ||
-		{ fail "no /init listed in $1: unreadable?" "$(head -n3 "$2")"; return 1; }
-}
-
 # PATH inside ROOT, following its links as the guest would (an absolute
 # target is inside ROOT too); prints the file's path on the host.
 in_root() { # root path

@@ -42,6 +42,21 @@ list_image() {
 		     END { for (i = 1; i <= n; i++) print line[order[i]] }'
 }
 
+# The entries of IMG (list_image) in OUT.  Fails when /init is not among
+# them: a check that a file is not in the image must not pass because
+# the image could not be read.
+list_image_into() { # img out
+	list_image "$1" >"$2"
+	grep -q ' init$' "$2" ||
+		{ fail "no /init listed in $1: unreadable?" "$(head -n3 "$2")"; return 1; }
+}
+
+# The image extracted into DIR.
+extract_image() { # img dir
+	mkdir -p "$2" && (cd "$2" && bsdcpio -id --quiet <"$1") ||
+		{ fail "unable to extract $1"; return 1; }
+}
+
 # The newc headers of an uncompressed image, one line per entry:
 # "ino mode(octal) uid gid nlink mtime devmajor devminor rdevmajor rdevminor name".
 newc_headers() {
