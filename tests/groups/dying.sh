@@ -126,6 +126,32 @@ removed_decoy() {
 	expect_disks_unchanged
 }
 
+# The root's own disk hangs past the deadline, then recovers (its
+# throttle lifted through the monitor, as a drive whose retries end):
+# the late answer is taken when it comes, and the root is booted.
+test_root_that_answers_late_is_booted() {
+	STACK_KERNELS="patched stock" for_each_stack_kernel late_root
+	skip_missing_stock_kernels 6.1
+}
+late_root() {
+	dying_disks || return 1
+	VM_TIMEOUT=$DYING_VM_TIMEOUT start_vm "root=UUID=$ROOT_UUID rootwait=60 rd.probe.timeout=1" \
+		--kernel "$(stack_kernel)" --mem 512M --end-on 'TEST RESULT: root ' \
+		--fault-disk "virtio-blk:slow:$T/root.img"
+	# run-vm's drive d0 is its first disk, the root
+	wait_log "$T/console.log" 'rescue: /dev/vda: not answering after 1 s' 60 && sleep 1 &&
+		monitor "$T/mon.sock" "block_set_io_throttle d0 0 0 0 0 0 0" ||
+		{ fail "the monitor: $(cat "$T/monitor.log" 2>/dev/null)"; stop_vm; return 1; }
+	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
+	expect_log "$T/console.log" 'rescue: /dev/vda answered after [0-9]+ ms: ext4$' \
+		"the line for the late answer" &&
+	expect_log "$T/console.log" "rescue: root UUID=$ROOT_UUID appeared after [0-9]+ us of waiting" \
+		"the root found once it answered" &&
+	expect_field "$T/console.log" root marker survivor &&
+	expect_exec_line /sbin/init /dev/vda ext4 ro &&
+	expect_disks_unchanged
+}
+
 # The rescue shell with a disk that hangs: it opens, and rescue-ls
 # answers within 5 s (the deadline, 2 s), naming the disk.
 test_rescue_shell_and_rescue_ls_answer_with_a_hung_disk() {
