@@ -126,6 +126,51 @@ removed_decoy() {
 	expect_disks_unchanged
 }
 
+# Faulty disks on the other buses at once, each driver failing its own
+# way (libata's error handling, usb-storage's resets, an NVMe queue):
+# an AHCI and a USB disk that fail every read, an NVMe namespace that
+# hangs.  In the rescue shell (USB disks come late: a boot that found
+# its root does not wait for them), rescue-ls names each with what it
+# did, within 5 s.
+test_faulty_disks_on_ahci_nvme_and_usb_are_named() {
+	STACK_KERNELS="patched stock" for_each_stack_kernel faulty_on_every_bus
+	skip_missing_stock_kernels 6.1
+}
+faulty_on_every_bus() {
+	local bus secs
+	dying_disks || return 1
+	for bus in ahci nvme usb; do
+		cp "$T/decoy.img" "$T/$bus.img" || return 1
+	done
+	record_sums "$T/root.img" "$T/ahci.img" "$T/nvme.img" "$T/usb.img"
+	# the USB disk is the second sd disk once it is there
+	cat >"$T/steps" <<'EOF2'
+want \(rescue\)[^\n]*#\s
+send while [ ! -e /sys/block/sdb ]; do sleep 0.2; done; a=$(cut -d' ' -f1 /proc/uptime); rescue-ls; b=$(cut -d' ' -f1 /proc/uptime); printf '%s %s: ls secs=%s\n' TEST RESULT "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", b - a }')"
+want TEST RESULT: ls secs=[0-9]+\.[0-9]
+stop
+EOF2
+	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$DYING_VM_TIMEOUT" "$T/steps" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
+		--append "root=UUID=$ROOT_UUID rescue" \
+		--fault-disk "ahci:eio:$T/ahci.img" --fault-disk "nvme:slow:$T/nvme.img" \
+		--fault-disk "usb:eio:$T/usb.img" --disk "virtio-blk:$T/root.img" ||
+		{ show_log "$T/console.log" 40; return 1; }
+	expect_log "$T/console.log" '^nvme0n1: not answering after [0-9]+ s, still waiting' \
+		"rescue-ls's line for the NVMe namespace that hangs" &&
+	expect_log "$T/console.log" '^sda: I/O error at sector 0$' \
+		"rescue-ls's line for one of the disks that fail (AHCI, USB)" &&
+	expect_log "$T/console.log" '^sdb: I/O error at sector 0$' \
+		"rescue-ls's line for the other" &&
+	expect_log "$T/console.log" '^vda +[0-9]+:[0-9]+ +16M +ext4 +'"$ROOT_UUID" \
+		"rescue-ls's row of the root" || return 1
+	secs=$(tr -d '\r' <"$T/console.log" | sed -n 's/.*TEST RESULT: ls secs=\([0-9.]*\).*/\1/p' | tail -n 1)
+	note "$STACK_KERNEL kernel: rescue-ls with faulty AHCI, NVMe and USB disks: $secs s"
+	awk -v s="$secs" 'BEGIN { exit !(s != "" && s < 5) }' ||
+		{ fail "rescue-ls took ${secs:-?} s (want < 5 s)"; return 1; }
+	expect_disks_unchanged
+}
+
 # The root's own disk hangs past the deadline, then recovers (its
 # throttle lifted through the monitor, as a drive whose retries end):
 # the late answer is taken when it comes, and the root is booted.
