@@ -402,8 +402,8 @@ static void mark_waiting(struct blklist *l)
 	for (k = 0; k < npending; k++) {
 		struct pending *p = &pending[k];
 
-		if (p->stash)
-			continue;
+		if (p->stash || now - p->start_us < timeout_us)
+			continue;	/* answered, or still in its time */
 		i = blk_find(l, p->name);
 		if (i < 0 || !same_device(&l->dev[i], p->name, p->major,
 					  p->minor))
@@ -445,6 +445,18 @@ size_t probe_wait(struct blklist *l, probe_answered_fn *fn, void *ctx)
 	}
 	mark_waiting(l);
 	return n;
+}
+
+/*
+ * The root wait's turn of probe_wait(), which does not block: the
+ * devices whose probe passed its deadline are said (a disk announced
+ * during the wait that hangs), and the time when the next one will, for
+ * the wait's poll; 0 when no probe is pending.
+ */
+uint64_t probe_mark_late(struct blklist *l)
+{
+	mark_waiting(l);
+	return next_deadline(log_now_us());
 }
 
 /*

@@ -149,6 +149,8 @@ size_t probe_receive(struct blklist *l, probe_answered_fn *fn, void *ctx);
 /* The two halves of probe_device(), for the uevent loop. */
 bool probe_start(struct blklist *l, size_t i, unsigned what);
 size_t probe_wait(struct blklist *l, probe_answered_fn *fn, void *ctx);
+/* Say which probes passed their deadline; when the next one will (0: none). */
+uint64_t probe_mark_late(struct blklist *l);
 void probe_forget(void);
 
 /* devtable.c */

@@ -146,6 +146,7 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 				 { .fd = shell_signal_fd(), .events = POLLIN },
 				 { .fd = -1, .events = POLLIN } };
 	struct uevent ev;
+	uint64_t wake, late;
 	int r, timeout;
 
 	if (ufd < 0)
@@ -202,8 +203,11 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 						       999999) / 1000000));
 			next_note += PROGRESS_EVERY_S * 1000000ULL;
 		}
-		timeout = (int)(((spec && next_note < deadline_us ? next_note :
-				  deadline_us) - now + 999) / 1000);
+		wake = spec && next_note < deadline_us ? next_note : deadline_us;
+		late = probe_mark_late(l);	/* a disk that came, and hangs */
+		if (late && late < wake)
+			wake = late;
+		timeout = (int)((wake - now + 999) / 1000);
 		if (wait_events(l, pfd, timeout))
 			return 0;
 		if (matched(spec, l))

@@ -171,6 +171,41 @@ EOF2
 	expect_disks_unchanged
 }
 
+# The root's SCSI disk hangs and drops off the bus before it answered
+# (a USB reset), and comes back under a new name: a blank disk took its
+# old one in between.  The disk that went is one line; the root is
+# found again by its UUID on the new name and booted.
+test_root_that_comes_back_under_a_new_name_is_found() {
+	STACK_KERNELS="patched stock" for_each_stack_kernel root_comes_back
+	skip_missing_stock_kernels 6.1
+}
+root_comes_back() {
+	dying_disks || return 1
+	truncate -s 8M "$T/blank.img" || return 1
+	record_sums "$T/root.img" "$T/blank.img"
+	VM_TIMEOUT=$DYING_VM_TIMEOUT start_vm "root=UUID=$ROOT_UUID rootwait=60" \
+		--kernel "$(stack_kernel)" --mem 512M --end-on 'TEST RESULT: root ' \
+		--fault-disk "virtio-scsi:slow:$T/root.img"
+	wait_log "$T/console.log" 'rescue: /dev/sda: not answering after 2 s' 60 &&
+		monitor "$T/mon.sock" "device_del fault0" &&
+		wait_log "$T/console.log" 'rescue: /dev/sda went away' 60 &&
+		monitor "$T/mon.sock" \
+			"drive_add 0 if=none,file=$T/blank.img,format=raw,id=blank" \
+			"device_add scsi-hd,drive=blank,bus=virtio-scsi0.0,serial=blank" \
+			"drive_add 0 if=none,file=$T/root.img,format=raw,id=back" \
+			"device_add scsi-hd,drive=back,bus=virtio-scsi0.0,serial=back" ||
+		{ fail "the monitor: $(cat "$T/monitor.log" 2>/dev/null)"; stop_vm; return 1; }
+	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
+	expect_log "$T/console.log" \
+		'rescue: /dev/sda went away \(unplugged, or its bus reset\); dropped from the device table$' \
+		"the one line for the root's disk that went" &&
+	expect_log "$T/console.log" "rescue: root UUID=$ROOT_UUID appeared after [0-9]+ us of waiting" \
+		"the root found again" &&
+	expect_field "$T/console.log" root marker survivor &&
+	expect_exec_line /sbin/init /dev/sdb ext4 ro &&
+	expect_disks_unchanged
+}
+
 # The root's own disk hangs past the deadline, then recovers (its
 # throttle lifted through the monitor, as a drive whose retries end):
 # the late answer is taken when it comes, and the root is booted.
