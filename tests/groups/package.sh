@@ -393,6 +393,8 @@ test_rescue_conf_update_rescue_images_and_kernel_install() {
 		fail "the default image is not zstd: $(od -An -tx1 -N4 "$img")"
 	rescue_img_lists "$img" '^sbin/fsck\.ext4$' || fail "the default image has no sbin/fsck.ext4 (e2fsck)"
 	rescue_img_lists "$img" "^lib/modules/$kver/.*/isofs\.ko" || fail "the default image has no isofs.ko"
+	rescue_img_lists "$img" '^usr/sbin/badblocks$' ||
+		fail "the default image has no badblocks (the disk tools installed)"
 
 	# -q: the image written, nothing said; -d: removed, with its line.
 	rm -f "$img"
@@ -415,6 +417,7 @@ test_rescue_conf_update_rescue_images_and_kernel_install() {
 	COMPRESS_LEVEL=1
 	MODULES="udf nbd"
 	INCLUDE="/etc/package-test-include:/etc/included-by-rescue-conf"
+	DISK_TOOLS=no
 	E2FSCK=no
 	BOOTDIR=/boot/rescue-conf
 	CONF
@@ -430,6 +433,8 @@ test_rescue_conf_update_rescue_images_and_kernel_install() {
 	rescue_img_lists "$img" '^etc/included-by-rescue-conf$' || fail "INCLUDE: no etc/included-by-rescue-conf"
 	rescue_img_lists "$img" '^sbin/fsck\.ext4$'
 	[ $? -eq 1 ] || fail "E2FSCK=no: sbin/fsck.ext4 (e2fsck) is in the image"
+	rescue_img_lists "$img" '^usr/sbin/badblocks$'
+	[ $? -eq 1 ] || fail "DISK_TOOLS=no: usr/sbin/badblocks is in the image"
 	# The level: gzip -9 of the same image is smaller than -1.
 	local size1 size9
 	size1=$(stat -c %s "$img")
