@@ -268,6 +268,9 @@ int shell_run(const char *hint)
 	modload_rest("the rescue shell");	/* its keyboard, its screen */
 	console_device(tty, sizeof(tty));
 	log_msg(level, "starting the rescue shell: %s", hint ? hint : "again");
+	if (hint && readonly_strict())	/* the way out for a ddrescue copy */
+		log_msg(level, "strict read-only: every disk stays read-only; "
+			RESCUE_TOOL_RW " DEV makes one writable");
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;

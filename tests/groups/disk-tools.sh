@@ -178,6 +178,8 @@ ddrescue_in_strict_shell() {
 	expect_field "$T/console.log" serial vdc third &&
 	expect_log "$T/console.log" 'rescue: strict read-only: /dev/vda mounted with noload' \
 		"the root mounted read-only, no replay" &&
+	expect_log "$T/console.log" 'rescue: strict read-only: every disk stays read-only; rescue-rw DEV makes one writable$' \
+		"the shell's line on the way out of strict mode" &&
 	expect_log "$T/console.log" '^rescue-rw: /dev/vdb was read-only, now writable' \
 		"what rescue-rw changed" &&
 	expect_field "$T/console.log" ro vda 1 &&
