@@ -45,23 +45,25 @@ dying_disks() {
 
 # The same root booted without, then with the faulty decoy: both boot
 # it, and the second's initramfs phase is at most DYING_MAX_EXTRA_US
-# longer.  The root's device is $2 in both.
-faulty_decoy_boot() { # fault root-node [decoy-bus root-bus]
-	local base faulty
+# longer.  The root's device is $2 in both; more run-vm options for the
+# faulty boot after the buses.
+faulty_decoy_boot() { # fault root-node [decoy-bus root-bus [run-vm-args]]
+	local base faulty fault=$1 node=$2 decoy_bus=${3:-virtio-blk} root_bus=${4:-virtio-blk}
+	shift $(($# < 4 ? $# : 4))
 	dying_disks || return 1
 	dying_boot "$T/base.log" "root=UUID=$ROOT_UUID" \
-		--disk "${4:-virtio-blk}:$T/root.img" || return 1
+		--disk "$root_bus:$T/root.img" || return 1
 	dying_boot "$T/console.log" "root=UUID=$ROOT_UUID" \
-		--fault-disk "${3:-virtio-blk}:$1:$T/decoy.img" \
-		--disk "${4:-virtio-blk}:$T/root.img" || return 1
+		--fault-disk "$decoy_bus:$fault:$T/decoy.img" \
+		--disk "$root_bus:$T/root.img" "$@" || return 1
 	expect_field "$T/console.log" root marker survivor &&
 	expect_field "$T/console.log" root mode ro &&
-	expect_exec_line /sbin/init "$2" ext4 ro &&
+	expect_exec_line /sbin/init "$node" ext4 ro &&
 	expect_disks_unchanged || return 1
 	base=$(exec_us "$T/base.log") faulty=$(exec_us "$T/console.log")
 	[ -n "$base" ] && [ -n "$faulty" ] ||
 		{ fail "no exec line to time (base '$base', faulty '$faulty')"; return 1; }
-	note "$STACK_KERNEL kernel, $1 decoy: initramfs phase $faulty us, $base us without it:" \
+	note "$STACK_KERNEL kernel, $fault decoy${*:+ ($*)}: initramfs phase $faulty us, $base us without it:" \
 		"+$(((faulty - base) / 1000)) ms (bound $((DYING_MAX_EXTRA_US / 1000)) ms)"
 	[ $((faulty - base)) -le "$DYING_MAX_EXTRA_US" ] ||
 		{ fail "the faulty decoy cost $(((faulty - base) / 1000)) ms, more than $((DYING_MAX_EXTRA_US / 1000)) ms"; return 1; }
@@ -93,6 +95,27 @@ slow_decoy() {
 	expect_log "$T/console.log" \
 		'rescue: /dev/vda: not answering after 2 s, still waiting \(rd.probe.timeout=\); the root search goes on without it$' \
 		"the line naming the disk that does not answer"
+}
+
+# A SCSI decoy that hangs and is unplugged in the middle of its probe,
+# the root on the same controller: it boots, no more than the deadline
+# later.  The monitor acts once rescue-init can see the disk: at its
+# first line on the patched kernel (built-in drivers announced both
+# disks before /init), at the kernel's line for the decoy (its size, 8
+# MiB) on a stock one, where the disks come with the modules rescue-init
+# loads.  What the log says of the decoy depends on the race the unplug
+# is: QEMU completes its pending read as it unplugs it (the probe then
+# answers, or fails with EIO), and the root may match first; the line
+# for a disk that went is the test below's, where the root wait is on.
+test_decoy_unplugged_in_front_of_the_root_costs_at_most_the_deadline() {
+	STACK_KERNELS="patched stock" for_each_stack_kernel unplugged_decoy
+	skip_missing_stock_kernels 6.1
+}
+unplugged_decoy() {
+	local when='rescue: mounted /proc /sys /run'
+	stack_patched || when='\[sd[a-z]\] 16384 512-byte logical blocks'
+	faulty_decoy_boot slow '/dev/sd[ab]' virtio-scsi virtio-scsi \
+		--monitor-on "$when" "device_del fault0"
 }
 
 # The decoy is a SCSI disk that hangs, removed through the monitor while
