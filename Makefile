@@ -220,12 +220,14 @@ print-CHECK_BACKGROUND:
 # with systemd, against initramfs-tools and stock dracut) and bench/memory
 # (the smallest -m that boots, by bisection: the slowest, about 30 min),
 # and bench/network (what ip=dhcp and SSH cost the initramfs phase), and
-# bench/stacked (LVM, LUKS2 and LUKS2 -> LVM against plain ext4), into
-# build/bench/NAME/.  Each also writes its block of bench/RESULTS.md
-# (the latest figures, the date, the machine, the command; the notes
-# around the blocks are kept): commit it with what the figures measure.
-# BENCH=run|debian|memory|network|stacked runs one of them.
-BENCH ?= run debian memory network stacked
+# bench/stacked (LVM, LUKS2 and LUKS2 -> LVM against plain ext4), and
+# bench/dying (a disk that hangs in front of the root, against stock
+# dracut and initramfs-tools), into build/bench/NAME/.  Each also writes
+# its block of bench/RESULTS.md (the latest figures, the date, the
+# machine, the command; the notes around the blocks are kept): commit it
+# with what the figures measure.
+# BENCH=run|debian|memory|network|stacked|dying runs one of them.
+BENCH ?= run debian memory network stacked dying
 bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 	set -e; for b in $(BENCH); do bench/$$b; done
 
