@@ -32,6 +32,28 @@ exec_us() { # log
 	tr -d '\r' <"$1" | sed -n 's/.*rescue: exec .* after \([0-9]*\) us$/\1/p' | tail -n 1
 }
 
+# $T/steps for tests/tools/vm-steps.exp: in the rescue shell, after the
+# shell command BEFORE (with its "; "), time rescue-ls on the guest's
+# clock.
+rescue_ls_steps() { # [before]
+	{
+		echo 'want \(rescue\)[^\n]*#\s'
+		# shellcheck disable=SC2016 # expanded by the guest's shell
+		echo "send ${1:-}"'a=$(cut -d'"' '"' -f1 /proc/uptime); rescue-ls; b=$(cut -d'"' '"' -f1 /proc/uptime); printf '"'%s %s: ls secs=%s\n'"' TEST RESULT "$(awk -v a="$a" -v b="$b" '"'BEGIN { printf \"%.1f\", b - a }'"')"'
+		echo 'want TEST RESULT: ls secs=[0-9]+\.[0-9]'
+		echo stop
+	} >"$T/steps"
+}
+
+# rescue-ls's time of rescue_ls_steps, noted with WHAT: under 5 s.
+expect_rescue_ls_within_5_s() { # what
+	local secs
+	secs=$(tr -d '\r' <"$T/console.log" | sed -n 's/.*TEST RESULT: ls secs=\([0-9.]*\).*/\1/p' | tail -n 1)
+	note "$1: $secs s"
+	awk -v s="$secs" 'BEGIN { exit !(s != "" && s < 5) }' ||
+		{ fail "rescue-ls took ${secs:-?} s, $1 (want < 5 s)"; return 1; }
+}
+
 # An ext4 decoy in front of the root (the decoy first on its bus).
 dying_disks() {
 	# shellcheck disable=SC2034 # stack_image reads it
@@ -160,19 +182,14 @@ test_faulty_disks_on_ahci_nvme_and_usb_are_named() {
 	skip_missing_stock_kernels 6.1
 }
 faulty_on_every_bus() {
-	local bus secs
+	local bus
 	dying_disks || return 1
 	for bus in ahci nvme usb; do
 		cp "$T/decoy.img" "$T/$bus.img" || return 1
 	done
 	record_sums "$T/root.img" "$T/ahci.img" "$T/nvme.img" "$T/usb.img"
 	# the USB disk is the second sd disk once it is there
-	cat >"$T/steps" <<'EOF2'
-want \(rescue\)[^\n]*#\s
-send while [ ! -e /sys/block/sdb ]; do sleep 0.2; done; a=$(cut -d' ' -f1 /proc/uptime); rescue-ls; b=$(cut -d' ' -f1 /proc/uptime); printf '%s %s: ls secs=%s\n' TEST RESULT "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", b - a }')"
-want TEST RESULT: ls secs=[0-9]+\.[0-9]
-stop
-EOF2
+	rescue_ls_steps 'while [ ! -e /sys/block/sdb ]; do sleep 0.2; done; '
 	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$DYING_VM_TIMEOUT" "$T/steps" \
 		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
 		--append "root=UUID=$ROOT_UUID rescue" \
@@ -186,11 +203,8 @@ EOF2
 	expect_log "$T/console.log" '^sdb: I/O error at sector 0$' \
 		"rescue-ls's line for the other" &&
 	expect_log "$T/console.log" '^vda +[0-9]+:[0-9]+ +16M +ext4 +'"$ROOT_UUID" \
-		"rescue-ls's row of the root" || return 1
-	secs=$(tr -d '\r' <"$T/console.log" | sed -n 's/.*TEST RESULT: ls secs=\([0-9.]*\).*/\1/p' | tail -n 1)
-	note "$STACK_KERNEL kernel: rescue-ls with faulty AHCI, NVMe and USB disks: $secs s"
-	awk -v s="$secs" 'BEGIN { exit !(s != "" && s < 5) }' ||
-		{ fail "rescue-ls took ${secs:-?} s (want < 5 s)"; return 1; }
+		"rescue-ls's row of the root" &&
+	expect_rescue_ls_within_5_s "$STACK_KERNEL kernel, faulty AHCI, NVMe and USB disks" &&
 	expect_disks_unchanged
 }
 
@@ -260,12 +274,7 @@ late_root() {
 test_rescue_shell_and_rescue_ls_answer_with_a_hung_disk() {
 	local STACK_KERNEL=patched
 	dying_disks || return 1
-	cat >"$T/steps" <<'EOF2'
-want \(rescue\)[^\n]*#\s
-send a=$(cut -d' ' -f1 /proc/uptime); rescue-ls; b=$(cut -d' ' -f1 /proc/uptime); printf '%s %s: ls secs=%s\n' TEST RESULT "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", b - a }')"
-want TEST RESULT: ls secs=[0-9]+\.[0-9]
-stop
-EOF2
+	rescue_ls_steps
 	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$DYING_VM_TIMEOUT" "$T/steps" \
 		--kernel "$BZIMAGE" --initrd "$T/initrd" --mem 512M \
 		--append "root=UUID=$ROOT_UUID rescue" \
@@ -274,12 +283,8 @@ EOF2
 	expect_log "$T/console.log" '^vda: not answering after [0-9]+ s, still waiting' \
 		"rescue-ls's line for the hung disk" &&
 	expect_log "$T/console.log" '^vdb +[0-9]+:[0-9]+ +16M +ext4 +'"$ROOT_UUID" \
-		"rescue-ls's row of the root" || return 1
-	local secs
-	secs=$(tr -d '\r' <"$T/console.log" | sed -n 's/.*TEST RESULT: ls secs=\([0-9.]*\).*/\1/p' | tail -n 1)
-	note "rescue-ls with a hung disk attached: $secs s"
-	awk -v s="$secs" 'BEGIN { exit !(s != "" && s < 5) }' ||
-		{ fail "rescue-ls took ${secs:-?} s with a hung disk (want < 5 s)"; return 1; }
+		"rescue-ls's row of the root" &&
+	expect_rescue_ls_within_5_s "with a hung disk attached" &&
 	expect_disks_unchanged
 }
 
