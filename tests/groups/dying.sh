@@ -37,10 +37,10 @@ exec_us() { # log
 # clock.
 rescue_ls_steps() { # [before]
 	{
-		echo 'want \(rescue\)[^\n]*#\s'
+		printf '%s\n' 'want \(rescue\)[^\n]*#\s'
 		# shellcheck disable=SC2016 # expanded by the guest's shell
-		echo "send ${1:-}"'a=$(cut -d'"' '"' -f1 /proc/uptime); rescue-ls; b=$(cut -d'"' '"' -f1 /proc/uptime); printf '"'%s %s: ls secs=%s\n'"' TEST RESULT "$(awk -v a="$a" -v b="$b" '"'BEGIN { printf \"%.1f\", b - a }'"')"'
-		echo 'want TEST RESULT: ls secs=[0-9]+\.[0-9]'
+		printf '%s\n' "send ${1:-}"'a=$(cut -d'"' '"' -f1 /proc/uptime); rescue-ls; b=$(cut -d'"' '"' -f1 /proc/uptime); printf '"'%s %s: ls secs=%s\n'"' TEST RESULT "$(awk -v a="$a" -v b="$b" '"'BEGIN { printf \"%.1f\", b - a }'"')"'
+		printf '%s\n' 'want TEST RESULT: ls secs=[0-9]+\.[0-9]'
 		echo stop
 	} >"$T/steps"
 }
