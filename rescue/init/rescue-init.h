@@ -271,6 +271,10 @@ void rootfind_settle(struct blklist *l, int ufd, uint64_t quiet_us,
 int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 		    unsigned wait_s, struct rootresult *res);
 
+/* mountwatch.c: the root's mount(2), PID 1 answering while it hangs */
+int mountwatch_mount(const char *src, const char *dir, const char *type,
+		     unsigned long flags, const char *data);
+
 /* rootmount.c */
 int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
 		    const char *dir, char *fstype, size_t fslen, bool *ro);

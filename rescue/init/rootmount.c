@@ -87,16 +87,16 @@ int rootmount_mount(const struct blkdev *d, const struct cmdline *c,
 		snprintf(opts, sizeof(opts), "%s%s%s", data,
 			 noreplay && data[0] ? "," : "",
 			 noreplay ? noreplay : "");
-		if (mount(d->node, dir, type, flags, opts) == 0)
+		e = mountwatch_mount(d->node, dir, type, flags, opts);
+		if (e == 0)
 			goto mounted;
-		e = -errno;
 		if ((e == -EACCES || e == -EROFS) && !(flags & MS_RDONLY)) {
 			log_warn("unable to mount %s read-write: %s; mounting "
 				 "it read-only", d->node, errtext(-e));
 			flags |= MS_RDONLY;
-			if (mount(d->node, dir, type, flags, opts) == 0)
+			e = mountwatch_mount(d->node, dir, type, flags, opts);
+			if (e == 0)
 				goto mounted;
-			e = -errno;
 		}
 		log_debug("unable to mount %s as %s: %s", d->node, type,
 			  errtext(-e));
