@@ -22,8 +22,9 @@ DEPS_PACKAGES += debootstrap linux-image-6.12-amd64 linux-source-6.12
 DEPS_PACKAGES += xfsprogs
 # mkrescue --ssh-authorized-keys ships dropbear (tests/groups/network.sh).
 DEPS_PACKAGES += dropbear-bin
-# The ssh client and ssh-keygen that the network tests log in with.
-DEPS_PACKAGES += openssh-client
+# The ssh client and ssh-keygen that the network tests log in with, and
+# ss (iproute2), with which they pick a free port for QEMU's hostfwd.
+DEPS_PACKAGES += openssh-client iproute2
 # dracut builds its images from this machine's own files: its systemd
 # and udev modules, which the dracut and debian tests expect (and
 # Debian's default configuration has), need systemd and udev installed.

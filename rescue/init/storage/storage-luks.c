@@ -234,17 +234,25 @@ static int open_with(struct luks *x, const void *key, size_t len)
 /* A line of what the prompt is about, for rescue-unlock and SSH logins. */
 static void note_file(const char *path, const char *fmt, ...)
 {
+	char tmp[256];
 	va_list ap;
 	FILE *f;
 
+	/*
+	 * Written aside and renamed: rescue-unlock polls the file, and
+	 * must never read it truncated and not yet written (it took an
+	 * empty status for the answer, and said nothing of the open).
+	 */
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	mkdir(RESCUE_RUN_DIR, 0755);
-	f = fopen(path, "we");
+	f = fopen(tmp, "we");
 	if (!f)
 		return;
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);
 	va_end(ap);
-	fclose(f);
+	if (fclose(f) || rename(tmp, path))
+		unlink(tmp);
 }
 
 /* What a failed luksprompt_ask() means, for the log and the device table. */
