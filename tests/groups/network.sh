@@ -150,6 +150,8 @@ EOF
 # A TCP port of 127.0.0.1 that nothing listens on, for QEMU's hostfwd.
 free_port() {
 	local p
+	command -v ss >/dev/null ||
+		{ fail "no ss to find a free port with (iproute2: make deps)"; return 1; }
 	for p in $(shuf -i 20000-60000 -n 50); do
 		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return 0; }
 	done
