@@ -49,6 +49,9 @@ rescue-init: $(RESCUE_INIT)
 
 TEST_GROUPS += rescue-init rescue-shell faults members pid1
 TEST_GROUPS += readonly
+# Roots behind dying disks: QEMU's blkdebug and throttling, unplugs
+# through its monitor (tests/groups/dying.sh).
+TEST_GROUPS += dying
 # readonly's f2fs root (mkfs.f2fs, sload.f2fs).
 DEPS_PACKAGES  += f2fs-tools
 # An image the kernel did not unpack to its end (unpack.c).
