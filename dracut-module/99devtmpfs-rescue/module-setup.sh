@@ -320,7 +320,7 @@ installkernel() {
         dfatal "devtmpfs-rescue: unable to read the module list $list: set DEVTMPFS_RESCUE_MODULE_LIST or run make install"
         return 1
     fi
-    mods=$(devtmpfs_rescue_kmods "$list")
+    mods=$(devtmpfs_rescue_kmods "$list") || return 1
     # shellcheck disable=SC2086 # one module or =directory a word
     instmods $mods
     # Network filesystems (of dracut's =fs): no root on them under
@@ -332,14 +332,40 @@ installkernel() {
 }
 
 # The list's entries as instmods takes them: a directory of the list
-# (kernel/drivers/ata/) is =drivers/ata.  The network drivers
-# (kernel/drivers/net/, found by name in modules.dep) only for rescue
-# over SSH (dropbear_acl=): ip= is useless to a dracut image without it,
-# and the NICs are 8 MB of modules.
+# (kernel/drivers/ata/) is =drivers/ata.  The network drivers (class
+# "net" in rescue/share/module-classes, a name placed by its path in
+# modules.dep) only for rescue over SSH (dropbear_acl=): ip= is useless
+# to a dracut image without it, and the NICs are 8 MB of modules.
 devtmpfs_rescue_kmods() { # list
+    local classes
+    classes="$(datadir_path)/module-classes"
+    if [[ ! -r $classes ]]; then
+        dfatal "devtmpfs-rescue: unable to read the module classes $classes: set DEVTMPFS_RESCUE_DATADIR or run make install"
+        return 1
+    fi
     sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" |
-        awk -v net="${dropbear_acl:+yes}" -v dep="$srcmods/modules.dep" '
+        awk -v net="${dropbear_acl:+yes}" -v dep="$srcmods/modules.dep" \
+            -v classes="$classes" '
+            # The class of the longest prefix, as coldplug.c reads it.
+            function class_of(p,    i, best, n) {
+                best = -1
+                for (i = 1; i <= nclass; i++) {
+                    n = length(prefix[i])
+                    if (n > best && substr(p, 1, n) == prefix[i]) {
+                        best = n
+                        c = class[i]
+                    }
+                }
+                return c
+            }
             BEGIN {
+                while ((getline line < classes) > 0) {
+                    if (line ~ /^[[:space:]]*(#|$)/)
+                        continue
+                    split(line, f)
+                    prefix[++nclass] = f[1] == "*" ? "" : f[1]
+                    class[nclass] = f[2]
+                }
                 while ((getline line < dep) > 0) {
                     p = substr(line, 1, index(line, ":") - 1)
                     n = p
@@ -352,7 +378,7 @@ devtmpfs_rescue_kmods() { # list
             {
                 e = $1
                 if (e ~ /\/$/) {
-                    if (net == "" && e ~ /^kernel\/drivers\/net\//)
+                    if (net == "" && class_of(e) == "net")
                         next
                     sub(/^kernel\//, "=", e)
                     sub(/\/$/, "", e)
@@ -361,7 +387,7 @@ devtmpfs_rescue_kmods() { # list
                 }
                 n = e
                 gsub(/-/, "_", n)
-                if (net == "" && path[n] ~ /^kernel\/drivers\/net\//)
+                if (net == "" && (n in path) && class_of(path[n]) == "net")
                     next
                 print e
             }'

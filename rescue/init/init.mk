@@ -37,9 +37,12 @@ RESCUE_CFLAGS   = -std=gnu11 $(CFLAGS) $(WARNINGS) -Irescue/init -Irescue/lib \
 		  -fno-asynchronous-unwind-tables $(RESCUE_LIBC_CFLAGS)
 RESCUE_LDFLAGS  = -static -s -Wl,--gc-sections
 # Headers made from the data files of rescue/share/: the storage layers
-# (storage.c, members.c, probe.c), one row each in the table.
+# (storage.c, members.c, probe.c), one row each in the table, and when
+# each module loads (coldplug.c).
 RESCUE_GEN      = $(BUILD)/gen
 STORAGE_LAYERS_H = $(RESCUE_GEN)/storage-layers.h
+MODULE_CLASSES_H = $(RESCUE_GEN)/module-classes.h
+RESCUE_GEN_HEADERS = $(STORAGE_LAYERS_H) $(MODULE_CLASSES_H)
 
 # ---- targets ----------------------------------------------------------
 .PHONY: rescue-init
@@ -68,8 +71,14 @@ $(STORAGE_LAYERS_H): rescue/share/storage-layers \
 	awk -f rescue/init/storage/storage-layers.awk $< >$@.tmp
 	mv $@.tmp $@
 
+$(MODULE_CLASSES_H): rescue/share/module-classes \
+		rescue/init/modules/module-classes.awk
+	@mkdir -p $(@D)
+	awk -f rescue/init/modules/module-classes.awk $< >$@.tmp
+	mv $@.tmp $@
+
 # Made before the first compile; after it, each .d names its includers.
-$(RESCUE_OBJDIR)/%.o: rescue/init/%.c $(RESCUE_LIBC_DEPS) | $(STORAGE_LAYERS_H)
+$(RESCUE_OBJDIR)/%.o: rescue/init/%.c $(RESCUE_LIBC_DEPS) | $(RESCUE_GEN_HEADERS)
 	@mkdir -p $(@D)
 	$(RESCUE_CC) $(CPPFLAGS) $(RESCUE_CFLAGS) -MMD -MP -c -o $@ $<
 

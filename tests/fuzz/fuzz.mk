@@ -12,7 +12,7 @@ FUZZ_CC       ?= clang
 FUZZ_RUNS     ?= 20000
 FUZZ_DIR       = $(BUILD)/fuzz
 FUZZ_CFLAGS    = -std=gnu11 -g -O1 -D_GNU_SOURCE -Irescue/init -Irescue/mkrescue \
-		 -Irescue/lib -Itests/fuzz \
+		 -Irescue/lib -Itests/fuzz -I$(RESCUE_GEN) \
 		 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer -Wall -Wextra -Werror \
 		 $(BLKID_CFLAGS) $(MKRESCUE_CFLAGS)
@@ -70,7 +70,8 @@ fuzz: $(FUZZ_BINS)
 
 define fuzz_rule
 $(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h \
-		$(addprefix rescue/,$(fuzz_$(1)_SRCS)) $(wildcard rescue/*/*.h)
+		$(addprefix rescue/,$(fuzz_$(1)_SRCS)) $(wildcard rescue/*/*.h) \
+		| $(RESCUE_GEN_HEADERS)
 	@mkdir -p $$(@D)
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@.tmp $$< $$(addprefix rescue/,$$(fuzz_$(1)_SRCS))
 	mv $$@.tmp $$@

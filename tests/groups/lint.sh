@@ -15,7 +15,9 @@ lint_sources() {
 lint_gen() {
 	mkdir -p "$T/gen" &&
 		awk -f "$TOP/rescue/init/storage/storage-layers.awk" \
-			"$TOP/rescue/share/storage-layers" >"$T/gen/storage-layers.h"
+			"$TOP/rescue/share/storage-layers" >"$T/gen/storage-layers.h" &&
+		awk -f "$TOP/rescue/init/modules/module-classes.awk" \
+			"$TOP/rescue/share/module-classes" >"$T/gen/module-classes.h"
 }
 
 lint_cflags() {
@@ -28,7 +30,7 @@ lint_cflags() {
 # innermost block, against the kernel style the code follows.
 test_cppcheck_finds_nothing() {
 	local out
-	lint_gen || { fail "unable to generate storage-layers.h"; return 1; }
+	lint_gen || { fail "unable to generate the headers of rescue/share/"; return 1; }
 	# shellcheck disable=SC2046 # lint_sources: paths of this tree, one word each
 	out=$(cppcheck -q --enable=warning,style,performance,portability \
 		--suppress=variableScope --inline-suppr --error-exitcode=1 \
@@ -46,7 +48,7 @@ test_cppcheck_finds_nothing() {
 test_clang_tidy_finds_nothing() {
 	local flags src log status prof bad=0
 	command -v clang-tidy >/dev/null || { fail "no clang-tidy (make deps)"; return 1; }
-	lint_gen || { fail "unable to generate storage-layers.h"; return 1; }
+	lint_gen || { fail "unable to generate the headers of rescue/share/"; return 1; }
 	flags=$(lint_cflags)
 	mkdir -p "$T/profile" "$T/log"
 	# One list for the run and the check: files may come and go meanwhile.

@@ -37,6 +37,8 @@ test_modsame_SRCS   = $(call parser_srcs,modules modload)
 # Which device drivers load before the root (rescue/init/modules/coldplug.c).
 UNIT_TESTS     += test_coldplug
 test_coldplug_SRCS  = init/modules/coldplug.c $(call parser_srcs,cmdline)
+# coldplug.c's table is generated from rescue/share/module-classes.
+$(UNIT_OBJDIR)/init/modules/coldplug.o: $(MODULE_CLASSES_H)
 UNIT_TESTS     += test_elfdeps
 test_elfdeps_SRCS   = $(call parser_srcs,ldpath)
 UNIT_TESTS     += test_mdsuper
