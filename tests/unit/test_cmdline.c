@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_cmdline.c: the kernel command line parser and what init inherits. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -500,33 +496,27 @@ static void survives_random_lines(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(next_arg_splits_like_the_kernel),
-		cmocka_unit_test(quoted_root_value_keeps_its_blank),
-		cmocka_unit_test(unbalanced_quote_runs_to_the_end),
-		cmocka_unit_test(every_parameter_is_read),
-		cmocka_unit_test(defaults_without_parameters),
-		cmocka_unit_test(later_parameters_win),
-		cmocka_unit_test(rootwait_forms),
-		cmocka_unit_test(break_forms),
-		cmocka_unit_test(no_shell_refuses_every_break),
-		cmocka_unit_test(strict_read_only_forms),
-		cmocka_unit_test(retry_and_panic_forms),
-		cmocka_unit_test(bad_values_name_the_parameter),
-		cmocka_unit_test(words_after_dashes_are_the_inits),
-		cmocka_unit_test(values_of_2047_bytes),
-		cmocka_unit_test(own_words_are_not_passed_on),
-		cmocka_unit_test(own_variables_are_not_passed_on),
-		cmocka_unit_test(module_options_from_dotted_words),
-		cmocka_unit_test(read_strips_the_newline),
-		cmocka_unit_test(layer_parameters),
-		cmocka_unit_test(conf_dir_comes_before_the_kernel_line),
-		cmocka_unit_test(big_conf_never_cuts_the_kernel_line),
-		cmocka_unit_test(long_kernel_line_is_cut_at_a_blank_and_said),
-		cmocka_unit_test(survives_random_lines),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(next_arg_splits_like_the_kernel),
+	cmocka_unit_test(quoted_root_value_keeps_its_blank),
+	cmocka_unit_test(unbalanced_quote_runs_to_the_end),
+	cmocka_unit_test(every_parameter_is_read),
+	cmocka_unit_test(defaults_without_parameters),
+	cmocka_unit_test(later_parameters_win),
+	cmocka_unit_test(rootwait_forms),
+	cmocka_unit_test(break_forms),
+	cmocka_unit_test(no_shell_refuses_every_break),
+	cmocka_unit_test(strict_read_only_forms),
+	cmocka_unit_test(retry_and_panic_forms),
+	cmocka_unit_test(bad_values_name_the_parameter),
+	cmocka_unit_test(words_after_dashes_are_the_inits),
+	cmocka_unit_test(values_of_2047_bytes),
+	cmocka_unit_test(own_words_are_not_passed_on),
+	cmocka_unit_test(own_variables_are_not_passed_on),
+	cmocka_unit_test(module_options_from_dotted_words),
+	cmocka_unit_test(read_strips_the_newline),
+	cmocka_unit_test(layer_parameters),
+	cmocka_unit_test(conf_dir_comes_before_the_kernel_line),
+	cmocka_unit_test(big_conf_never_cuts_the_kernel_line),
+	cmocka_unit_test(long_kernel_line_is_cut_at_a_blank_and_said),
+	cmocka_unit_test(survives_random_lines))

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_coldplug.c: which device drivers load before the root is found. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -136,17 +132,11 @@ static void nics_with_ip(void **state)
 	assert_true(coldplug_now("kernel/drivers/net/virtio_net.ko"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(storage_loads_now),
-		cmocka_unit_test(others_wait),
-		cmocka_unit_test(floppy_waits),
-		cmocka_unit_test(legacy_ide_waits_for_a_missing_root),
-		cmocka_unit_test(async_but_where_probes_name_disks),
-		cmocka_unit_test(outside_kernel_loads_now),
-		cmocka_unit_test(nics_with_ip),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(storage_loads_now),
+	cmocka_unit_test(others_wait),
+	cmocka_unit_test(floppy_waits),
+	cmocka_unit_test(legacy_ide_waits_for_a_missing_root),
+	cmocka_unit_test(async_but_where_probes_name_disks),
+	cmocka_unit_test(outside_kernel_loads_now),
+	cmocka_unit_test(nics_with_ip))

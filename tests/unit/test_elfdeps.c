@@ -3,11 +3,7 @@
  * test_elfdeps.c: mkrescue's ELF reader (rescue/mkrescue/closure/elfdeps.c) and
  * library resolver (ldpath.c), on the host's real programs.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -337,23 +333,17 @@ static void origin_is_expanded(void **state)
 	assert_int_equal(ldpath_expand_origin("$PLATFORM", "/o", &out), -EINVAL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(dynamic_program_has_interp_and_needed),
-		cmocka_unit_test(static_program_has_neither),
-		cmocka_unit_test(not_elf_and_missing_are_errors),
-		cmocka_unit_test(truncated_copies_are_safe),
-		cmocka_unit_test(closure_has_loader_libraries_and_libgcc_s),
-		cmocka_unit_test(static_program_needs_nothing),
-		cmocka_unit_test(missing_library_is_an_error),
-		cmocka_unit_test(given_directories_are_searched),
-		cmocka_unit_test(seeds_have_runpath_rpath_and_interp),
-		cmocka_unit_test(runpath_origin_comes_first),
-		cmocka_unit_test(origin_is_expanded),
-		cmocka_unit_test(ld_so_conf_is_read_with_its_includes),
-		cmocka_unit_test(ld_so_conf_directories_come_first),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(dynamic_program_has_interp_and_needed),
+	cmocka_unit_test(static_program_has_neither),
+	cmocka_unit_test(not_elf_and_missing_are_errors),
+	cmocka_unit_test(truncated_copies_are_safe),
+	cmocka_unit_test(closure_has_loader_libraries_and_libgcc_s),
+	cmocka_unit_test(static_program_needs_nothing),
+	cmocka_unit_test(missing_library_is_an_error),
+	cmocka_unit_test(given_directories_are_searched),
+	cmocka_unit_test(seeds_have_runpath_rpath_and_interp),
+	cmocka_unit_test(runpath_origin_comes_first),
+	cmocka_unit_test(origin_is_expanded),
+	cmocka_unit_test(ld_so_conf_is_read_with_its_includes),
+	cmocka_unit_test(ld_so_conf_directories_come_first))

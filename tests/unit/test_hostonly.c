@@ -6,11 +6,7 @@
  * the root filesystem's module; and nothing of a device that holds no
  * block device.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -211,14 +207,8 @@ static void test_errors_are_returned(void **state)
 	assert_int_equal(hostonly_walk(sysfs, nosys, collect, NULL), -ENOENT);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_drivers_of_the_disk_and_its_parents),
-		cmocka_unit_test(test_layers_and_root_filesystem),
-		cmocka_unit_test(test_device_without_disk_is_left_out),
-		cmocka_unit_test(test_errors_are_returned),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_MAIN(setup, teardown,
+	cmocka_unit_test(test_drivers_of_the_disk_and_its_parents),
+	cmocka_unit_test(test_layers_and_root_filesystem),
+	cmocka_unit_test(test_device_without_disk_is_left_out),
+	cmocka_unit_test(test_errors_are_returned))

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_ipconf.c: ip= in the kernel's and dracut's spellings. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -160,20 +156,14 @@ static void description_for_the_log(void **state)
 	assert_string_equal(buf, "DHCP on the first Ethernet interface");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(method_words),
-		cmocka_unit_test(dracut_interface_form),
-		cmocka_unit_test(kernel_static_form),
-		cmocka_unit_test(client_without_autoconf_is_static),
-		cmocka_unit_test(empty_client_is_dhcp_on_the_named_device),
-		cmocka_unit_test(dracut_mtu_in_place_of_dns),
-		cmocka_unit_test(two_dns_servers),
-		cmocka_unit_test(what_we_cannot_do_is_named),
-		cmocka_unit_test(bad_input_names_the_field),
-		cmocka_unit_test(description_for_the_log),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(method_words),
+	cmocka_unit_test(dracut_interface_form),
+	cmocka_unit_test(kernel_static_form),
+	cmocka_unit_test(client_without_autoconf_is_static),
+	cmocka_unit_test(empty_client_is_dhcp_on_the_named_device),
+	cmocka_unit_test(dracut_mtu_in_place_of_dns),
+	cmocka_unit_test(two_dns_servers),
+	cmocka_unit_test(what_we_cannot_do_is_named),
+	cmocka_unit_test(bad_input_names_the_field),
+	cmocka_unit_test(description_for_the_log))

@@ -3,11 +3,7 @@
  * test_lukskey.c: rd.luks.key=KEYPATH[:KEYDEV[:LUKSDEV]] split as
  * dracut's crypt-lib.sh splits it, each device in a root= form.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <string.h>
@@ -116,18 +112,12 @@ static void dots_in_names(void **state)
 	assert_int_equal(lukskey_parse("/k/.../a..b", &k, why, sizeof(why)), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(path_only),
-		cmocka_unit_test(key_device),
-		cmocka_unit_test(all_three),
-		cmocka_unit_test(empty_keydev),
-		cmocka_unit_test(luksdev_with_colons),
-		cmocka_unit_test(refused),
-		cmocka_unit_test(long_path),
-		cmocka_unit_test(dots_in_names),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(path_only),
+	cmocka_unit_test(key_device),
+	cmocka_unit_test(all_three),
+	cmocka_unit_test(empty_keydev),
+	cmocka_unit_test(luksdev_with_colons),
+	cmocka_unit_test(refused),
+	cmocka_unit_test(long_path),
+	cmocka_unit_test(dots_in_names))

@@ -6,11 +6,7 @@
  * metadata texts of both VGs, then what lvm writes for LVs the fast
  * path leaves to lvm (raid1, thin, snapshots, flags), and damage.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -580,20 +576,14 @@ static void refuses_nesting_past_the_limit(void **state)
 	assert_int_equal(lvmmeta_parse_vg(text, n, &vg), -EINVAL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reads_the_label_lvm_wrote),
-		cmocka_unit_test(refuses_a_damaged_or_misplaced_label),
-		cmocka_unit_test(finds_the_metadata_text_and_its_checksum),
-		cmocka_unit_test(follows_the_text_around_the_circular_buffer),
-		cmocka_unit_test(reads_the_vg_of_one_pv),
-		cmocka_unit_test(reads_an_lv_over_two_pvs),
-		cmocka_unit_test(striped_lv_gets_a_striped_table),
-		cmocka_unit_test(leaves_what_is_not_plain_to_lvm),
-		cmocka_unit_test(refuses_text_lvm_would_not_write),
-		cmocka_unit_test(refuses_nesting_past_the_limit),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(reads_the_label_lvm_wrote),
+	cmocka_unit_test(refuses_a_damaged_or_misplaced_label),
+	cmocka_unit_test(finds_the_metadata_text_and_its_checksum),
+	cmocka_unit_test(follows_the_text_around_the_circular_buffer),
+	cmocka_unit_test(reads_the_vg_of_one_pv),
+	cmocka_unit_test(reads_an_lv_over_two_pvs),
+	cmocka_unit_test(striped_lv_gets_a_striped_table),
+	cmocka_unit_test(leaves_what_is_not_plain_to_lvm),
+	cmocka_unit_test(refuses_text_lvm_would_not_write),
+	cmocka_unit_test(refuses_nesting_past_the_limit))

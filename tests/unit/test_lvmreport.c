@@ -5,11 +5,7 @@
  * PV found, one missing, lvm's warnings between), and the dm names lvm
  * gives LVs.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <string.h>
@@ -134,16 +130,10 @@ static void uuids_compare_without_dashes(void **state)
 	assert_true(lvmreport_same_uuid("", "--"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(parses_found_and_missing_pvs),
-		cmocka_unit_test(an_orphan_pv_has_no_vg),
-		cmocka_unit_test(a_device_name_may_hold_quotes_and_spaces),
-		cmocka_unit_test(refuses_what_lvm_would_not_write),
-		cmocka_unit_test(splits_dm_names_as_lvm_mangles_them),
-		cmocka_unit_test(uuids_compare_without_dashes),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(parses_found_and_missing_pvs),
+	cmocka_unit_test(an_orphan_pv_has_no_vg),
+	cmocka_unit_test(a_device_name_may_hold_quotes_and_spaces),
+	cmocka_unit_test(refuses_what_lvm_would_not_write),
+	cmocka_unit_test(splits_dm_names_as_lvm_mangles_them),
+	cmocka_unit_test(uuids_compare_without_dashes))

@@ -4,11 +4,7 @@
  * mdadm writes them (super1.c, super0.c): what the kernel would take
  * is parsed, what it would refuse is refused.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <string.h>
@@ -302,18 +298,12 @@ static void redundancy_by_level(void **state)
 	assert_int_equal(mdsuper_redundancy(&sb), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(offsets_are_where_the_kernel_looks),
-		cmocka_unit_test(parses_a_12_member),
-		cmocka_unit_test(a_12_superblock_is_not_another_kind),
-		cmocka_unit_test(refuses_what_the_kernel_refuses),
-		cmocka_unit_test(spares_and_faulty_members_have_no_slot),
-		cmocka_unit_test(parses_a_090_member),
-		cmocka_unit_test(refuses_a_damaged_090_member),
-		cmocka_unit_test(redundancy_by_level),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(offsets_are_where_the_kernel_looks),
+	cmocka_unit_test(parses_a_12_member),
+	cmocka_unit_test(a_12_superblock_is_not_another_kind),
+	cmocka_unit_test(refuses_what_the_kernel_refuses),
+	cmocka_unit_test(spares_and_faulty_members_have_no_slot),
+	cmocka_unit_test(parses_a_090_member),
+	cmocka_unit_test(refuses_a_damaged_090_member),
+	cmocka_unit_test(redundancy_by_level))

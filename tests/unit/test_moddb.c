@@ -6,11 +6,7 @@
  * undefined behaviour (UBSan: "null pointer passed as argument 1").
  * And a modules.dep with tabs between the dependencies.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -112,14 +108,8 @@ static void empty_list_finishes(void **state)
 	list_free(&l);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(no_builtin_file),
-		cmocka_unit_test(empty_dep_file),
-		cmocka_unit_test(tab_separated_deps),
-		cmocka_unit_test(empty_list_finishes),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_MAIN(setup, teardown,
+	cmocka_unit_test(no_builtin_file),
+	cmocka_unit_test(empty_dep_file),
+	cmocka_unit_test(tab_separated_deps),
+	cmocka_unit_test(empty_list_finishes))

@@ -4,11 +4,7 @@
  * .builtin, the parser of both programs) and rescue-init's load order
  * over it (modload_order() of rescue/init/modules/modload.c).
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -386,25 +382,19 @@ static void cpu_feature_modules_for_other_cpus(void **state)
 	assert_false(unusable[intel]);
 }
 
-int main(void)
-{
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(names_from_paths),
-		T(parses_the_indexes),
-		T(dependencies_load_first),
-		T(each_module_loads_once),
-		T(softdep_aliases_resolve_to_every_module),
-		T(builtin_modules_are_skipped),
-		T(fnmatch_patterns),
-		T(unknown_names_are_enoent),
-		T(failed_modules_are_not_retried),
-		T(cycles_and_missing_deps_end),
-		T(cpu_feature_modules_for_other_cpus),
-		cmocka_unit_test(empty_indexes),
-		cmocka_unit_test(kmod_rules),
-		cmocka_unit_test(survives_random_indexes),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(names_from_paths),
+	T(parses_the_indexes),
+	T(dependencies_load_first),
+	T(each_module_loads_once),
+	T(softdep_aliases_resolve_to_every_module),
+	T(builtin_modules_are_skipped),
+	T(fnmatch_patterns),
+	T(unknown_names_are_enoent),
+	T(failed_modules_are_not_retried),
+	T(cycles_and_missing_deps_end),
+	T(cpu_feature_modules_for_other_cpus),
+	cmocka_unit_test(empty_indexes),
+	cmocka_unit_test(kmod_rules),
+	cmocka_unit_test(survives_random_indexes))

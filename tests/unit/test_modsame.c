@@ -7,11 +7,7 @@
  * (rescue/lib/modindex.c), mkrescue refused the line without a colon
  * and kept the '\r' in paths, where rescue-init skipped and stripped.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -206,11 +202,5 @@ static void same_modules_from_odd_files(void **state)
 	modindex_free(&ix);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(same_modules_from_odd_files),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_MAIN(setup, teardown,
+	cmocka_unit_test(same_modules_from_odd_files))

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_mounts.c: mountinfo lines and mount options as mount(8) reads them. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -107,15 +103,9 @@ static void finds_mounts_of_this_process(void **state)
 	assert_string_equal(m.fstype, "proc");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(parses_mountinfo_lines),
-		cmocka_unit_test(rejects_short_lines),
-		cmocka_unit_test(options_split_into_flags_and_data),
-		cmocka_unit_test(reads_small_files),
-		cmocka_unit_test(finds_mounts_of_this_process),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(parses_mountinfo_lines),
+	cmocka_unit_test(rejects_short_lines),
+	cmocka_unit_test(options_split_into_flags_and_data),
+	cmocka_unit_test(reads_small_files),
+	cmocka_unit_test(finds_mounts_of_this_process))

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_readfile.c: the whole-file readers shared by rescue-init and mkrescue. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -93,14 +89,8 @@ static void alloc_reads_an_empty_file_and_proc_files(void **state)
 	free(out);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(size_zero_is_refused_without_writing),
-		cmocka_unit_test(fixed_buffer_is_cut_and_terminated),
-		cmocka_unit_test(alloc_reads_files_larger_than_its_first_guess),
-		cmocka_unit_test(alloc_reads_an_empty_file_and_proc_files),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(size_zero_is_refused_without_writing),
+	cmocka_unit_test(fixed_buffer_is_cut_and_terminated),
+	cmocka_unit_test(alloc_reads_files_larger_than_its_first_guess),
+	cmocka_unit_test(alloc_reads_an_empty_file_and_proc_files))

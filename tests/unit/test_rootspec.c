@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_rootspec.c: every root= form parsed, and matched over device lists. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -386,27 +382,21 @@ static void survives_random_specs(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(dev_names),
-		cmocka_unit_test(uuids),
-		cmocka_unit_test(bad_uuids_say_why),
-		cmocka_unit_test(labels),
-		cmocka_unit_test(partuuids),
-		cmocka_unit_test(bad_partuuids_say_why),
-		cmocka_unit_test(device_numbers),
-		cmocka_unit_test(disk_by_paths_without_udev),
-		cmocka_unit_test(empty_and_long_values),
-		cmocka_unit_test_setup(matches_each_form, setup_devices),
-		cmocka_unit_test_setup(no_match_says_what_is_missing, setup_devices),
-		cmocka_unit_test_setup(two_matches_name_both, setup_devices),
-		cmocka_unit_test_setup(matches_a_layer_alias, setup_devices),
-		cmocka_unit_test_setup(devices_of_one_btrfs_are_one_match,
-				       setup_devices),
-		cmocka_unit_test_setup(partnroff_counts_on_the_same_disk, setup_devices),
-		cmocka_unit_test(survives_random_specs),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(dev_names),
+	cmocka_unit_test(uuids),
+	cmocka_unit_test(bad_uuids_say_why),
+	cmocka_unit_test(labels),
+	cmocka_unit_test(partuuids),
+	cmocka_unit_test(bad_partuuids_say_why),
+	cmocka_unit_test(device_numbers),
+	cmocka_unit_test(disk_by_paths_without_udev),
+	cmocka_unit_test(empty_and_long_values),
+	cmocka_unit_test_setup(matches_each_form, setup_devices),
+	cmocka_unit_test_setup(no_match_says_what_is_missing, setup_devices),
+	cmocka_unit_test_setup(two_matches_name_both, setup_devices),
+	cmocka_unit_test_setup(matches_a_layer_alias, setup_devices),
+	cmocka_unit_test_setup(devices_of_one_btrfs_are_one_match,
+			       setup_devices),
+	cmocka_unit_test_setup(partnroff_counts_on_the_same_disk, setup_devices),
+	cmocka_unit_test(survives_random_specs))

@@ -5,11 +5,7 @@
  * for an image the kernel did not unpack to its end, down to a tree
  * whose last entry is missing.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -189,16 +185,10 @@ static void test_tree_without_its_last_entry(void **state)
 	assert_int_equal(system(sub), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_marker_parse),
-		cmocka_unit_test(test_kernel_reason),
-		cmocka_unit_test(test_memtotal),
-		cmocka_unit_test(test_memory_reasons),
-		cmocka_unit_test(test_verdict),
-		cmocka_unit_test(test_tree_without_its_last_entry),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(test_marker_parse),
+	cmocka_unit_test(test_kernel_reason),
+	cmocka_unit_test(test_memtotal),
+	cmocka_unit_test(test_memory_reasons),
+	cmocka_unit_test(test_verdict),
+	cmocka_unit_test(test_tree_without_its_last_entry))
