@@ -72,11 +72,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
-	return system(cmd);
+	return unit_rm_rf(top);
 }
 
 static void enumerates_disks_and_partitions(void **state)

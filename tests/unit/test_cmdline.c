@@ -316,13 +316,10 @@ static void module_options_from_dotted_words(void **state)
 
 static void read_strips_the_newline(void **state)
 {
-	char path[] = "/tmp/test_cmdline.XXXXXX", buf[64];
-	int fd = mkstemp(path);
+	const char *path = unit_temp_file("root=/dev/vda ro\n", 17);
+	char buf[64];
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "root=/dev/vda ro\n", 17), 17);
-	close(fd);
 	assert_int_equal(cmdline_read(path, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "root=/dev/vda ro");
 	assert_int_equal(cmdline_read(path, buf, 5), 0);
@@ -352,26 +349,6 @@ static void layer_parameters(void **state)
 	assert_false(cmdline_flag(&c, "rd.btrfs", false));
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void remove_file(const char *dir, const char *name)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	unlink(path);
-}
-
 /* dracut's /etc/cmdline.d first, in name order, then /proc/cmdline. */
 static void conf_dir_comes_before_the_kernel_line(void **state)
 {
@@ -380,10 +357,10 @@ static void conf_dir_comes_before_the_kernel_line(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	write_file(dir, "20-b.conf", "rd.lvm.lv=vg/root\n");
-	write_file(dir, "10-a.conf", "# hostonly\n  root=UUID=1 rd.md=0\n\nrw");
-	write_file(dir, "30-c.txt", "ignored=1\n");
-	write_file(dir, "kernel", "root=/dev/vda quiet\n");
+	unit_put(dir, "20-b.conf", "rd.lvm.lv=vg/root\n");
+	unit_put(dir, "10-a.conf", "# hostonly\n  root=UUID=1 rd.md=0\n\nrw");
+	unit_put(dir, "30-c.txt", "ignored=1\n");
+	unit_put(dir, "kernel", "root=/dev/vda quiet\n");
 	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
 	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, sizeof(buf),
 					      why, sizeof(why)), 0);
@@ -410,11 +387,7 @@ static void conf_dir_comes_before_the_kernel_line(void **state)
 					      sizeof(why)), 0);
 	assert_string_equal(buf, "root=UUID=1 rd.md=0 root=/dev/vda quiet");
 	assert_non_null(strstr(why, "/10-a.conf and"));
-	remove_file(dir, "10-a.conf");
-	remove_file(dir, "20-b.conf");
-	remove_file(dir, "30-c.txt");
-	remove_file(dir, "kernel");
-	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(unit_rm_rf(dir), 0);
 }
 
 /*
@@ -432,9 +405,9 @@ static void big_conf_never_cuts_the_kernel_line(void **state)
 	memset(big, 'x', 4080);
 	memcpy(big, "big=", 4);
 	big[4080] = '\n';
-	write_file(dir, "10-big.conf", big);
-	write_file(dir, "20-small.conf", "rd.md=0\n");
-	write_file(dir, "kernel", "root=LABEL=real rd.shell=0 rescue.ro=strict\n");
+	unit_put(dir, "10-big.conf", big);
+	unit_put(dir, "20-small.conf", "rd.md=0\n");
+	unit_put(dir, "kernel", "root=LABEL=real rd.shell=0 rescue.ro=strict\n");
 	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
 	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, sizeof(buf),
 					      why, sizeof(why)), 0);
@@ -445,10 +418,7 @@ static void big_conf_never_cuts_the_kernel_line(void **state)
 	assert_string_equal(c.root, "LABEL=real");
 	assert_false(c.shell);
 	assert_true(c.strict);
-	remove_file(dir, "10-big.conf");
-	remove_file(dir, "20-small.conf");
-	remove_file(dir, "kernel");
-	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(unit_rm_rf(dir), 0);
 }
 
 /* A kernel line longer than the buffer: cut at a blank, and said. */
@@ -459,7 +429,7 @@ static void long_kernel_line_is_cut_at_a_blank_and_said(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	write_file(dir, "kernel", "root=/dev/vda rd.shell=0 rescue.ro=strict quiet\n");
+	unit_put(dir, "kernel", "root=/dev/vda rd.shell=0 rescue.ro=strict quiet\n");
 	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
 	assert_int_equal(cmdline_read_all_why(NULL, kernel, buf, 32,
 					      why, sizeof(why)), 0);
@@ -471,8 +441,7 @@ static void long_kernel_line_is_cut_at_a_blank_and_said(void **state)
 					      sizeof(why)), 0);
 	assert_string_equal(buf, "root=/dev/vda rd.shell=0 rescue.ro=strict quiet");
 	assert_string_equal(why, "");
-	remove_file(dir, "kernel");
-	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(unit_rm_rf(dir), 0);
 }
 
 /* Random command lines: no crash, no overread (ASan), pointers inside. */

@@ -236,41 +236,24 @@ static void runpath_origin_comes_first(void **state)
 	assert_non_null(shipped(&lp, path));
 	assert_null(shipped(&lp, "/lib/x86_64-linux-gnu/libc.so.6"));
 	ldpath_free(&lp);
-	unlink(link);
-	rmdir(lib);
-	snprintf(path, sizeof(path), "%s/bin/prog.so", top);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/bin", top);
-	rmdir(path);
-	rmdir(top);
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(unit_rm_rf(top), 0);
 }
 
 /* ld.so.conf: comments, hwcap, DIR=TYPE, relative includes in glob order. */
 static void ld_so_conf_is_read_with_its_includes(void **state)
 {
-	char top[] = "/tmp/test_elfdeps.XXXXXX", path[128], d[128];
+	char top[] = "/tmp/test_elfdeps.XXXXXX", path[128];
 	struct ldconf c = { 0 };
 
 	(void)state;
 	assert_non_null(mkdtemp(top));
-	snprintf(d, sizeof(d), "%s/conf.d", top);
-	assert_int_equal(mkdir(d, 0755), 0);
-	snprintf(path, sizeof(path), "%s/conf.d/b.conf", top);
-	write_file(path, "/b/lib\n/a/lib # again\n");
-	snprintf(path, sizeof(path), "%s/conf.d/a.conf", top);
-	write_file(path, "# a\n  /a/lib/  \ninclude /nonexistent/*.conf\n");
+	unit_put(top, "conf.d/b.conf", "/b/lib\n/a/lib # again\n");
+	unit_put(top, "conf.d/a.conf",
+		 "# a\n  /a/lib/  \ninclude /nonexistent/*.conf\n");
+	unit_put(top, "ld.so.conf",
+		 "/first\ninclude conf.d/*.conf\nhwcap 0 nosegneg\n"
+		 "/old/lib=libc5\nrelative/lib\n\t/last\t\n");
 	snprintf(path, sizeof(path), "%s/ld.so.conf", top);
-	write_file(path, "/first\ninclude conf.d/*.conf\nhwcap 0 nosegneg\n"
-		   "/old/lib=libc5\nrelative/lib\n\t/last\t\n");
 	assert_int_equal(ldconf_read_depth(&c, path, 0), 0);
 	assert_int_equal(c.count, 5);
 	assert_string_equal(c.dirs[0], "/first");
@@ -280,19 +263,13 @@ static void ld_so_conf_is_read_with_its_includes(void **state)
 	assert_string_equal(c.dirs[4], "/last");
 	ldconf_free(&c);
 	/* A file that includes itself ends at the depth limit. */
-	write_file(path, "include ld.so.conf\n/loop\n");
+	unit_put(top, "ld.so.conf", "include ld.so.conf\n/loop\n");
 	assert_int_equal(ldconf_read_depth(&c, path, 0), 0);
 	assert_int_equal(c.count, 1);
 	ldconf_free(&c);
 	assert_int_equal(ldconf_read_depth(&c, "/nonexistent/ld.so.conf", 0), 0);
 	assert_int_equal(c.count, 0);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/conf.d/a.conf", top);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/conf.d/b.conf", top);
-	unlink(path);
-	rmdir(d);
-	rmdir(top);
+	assert_int_equal(unit_rm_rf(top), 0);
 }
 
 /* A directory of ld.so.conf comes before the standard ones, as the cache. */

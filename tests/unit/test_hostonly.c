@@ -67,14 +67,7 @@ static void mkdirs(const char *rel)
 
 static void put(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	unit_put(top, rel, text);
 }
 
 static void link_to(const char *target, const char *rel)
@@ -138,11 +131,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd);
+	return unit_rm_rf(top);
 }
 
 static void test_drivers_of_the_disk_and_its_parents(void **state)

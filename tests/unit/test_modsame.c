@@ -58,24 +58,6 @@ static const char *const wanted[] = {
 	"a", "colon", "g", "pci:v00001234d00000001sv0sd0bc0sc0i0",
 };
 
-static void put(const char *name, const char *text)
-{
-	char path[256], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	for (slash = strchr(path + strlen(dir) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static int setup(void **state)
 {
 	size_t i;
@@ -85,7 +67,7 @@ static int setup(void **state)
 	if (!mkdtemp(dir))
 		return -1;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		put(files[i][0], files[i][1]);
+		unit_put(dir, files[i][0], files[i][1]);
 	snprintf(list_file, sizeof(list_file), "%s/modules.list", dir);
 	f = fopen(list_file, "w");
 	if (!f)
@@ -100,11 +82,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[256];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return unit_rm_rf(dir);
 }
 
 static int by_string(const void *a, const void *b)

@@ -74,13 +74,10 @@ static void options_split_into_flags_and_data(void **state)
 
 static void reads_small_files(void **state)
 {
-	char path[] = "/tmp/test_mounts.XXXXXX", buf[8];
-	int fd = mkstemp(path);
+	const char *path = unit_temp_file("nodev\tproc\n", 11);
+	char buf[8];
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "nodev\tproc\n", 11), 11);
-	close(fd);
 	assert_int_equal(mounts_read_proc(path, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "nodev\tp");
 	unlink(path);

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "image/unpack.h"
@@ -135,32 +134,16 @@ static void test_verdict(void **state)
 	assert_non_null(strstr(why, "MemTotal 33 MiB); boot with more memory"));
 }
 
-static void put(const char *dir, const char *path, const char *text)
-{
-	char file[512];
-	FILE *f;
-
-	snprintf(file, sizeof(file), "%s/%s", dir, path);
-	f = fopen(file, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* A tree as the kernel left it: the first marker, not the last. */
 static void test_tree_without_its_last_entry(void **state)
 {
-	char dir[] = "/tmp/test_unpack.XXXXXX", sub[600], why[512];
+	char dir[] = "/tmp/test_unpack.XXXXXX", why[512];
 	struct unpack_state s;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(sub, sizeof(sub), "%s/etc", dir);
-	assert_int_equal(mkdir(sub, 0755), 0);
-	snprintf(sub, sizeof(sub), "%s/proc", dir);
-	assert_int_equal(mkdir(sub, 0755), 0);
-	put(dir, "proc/meminfo", "MemTotal:          65536 kB\n");
-	put(dir, "etc/rescue-image", "entries=10 bytes=2048\n");
+	unit_put(dir, "proc/meminfo", "MemTotal:          65536 kB\n");
+	unit_put(dir, "etc/rescue-image", "entries=10 bytes=2048\n");
 	unpack_state_read(dir, &s);
 	assert_true(s.begin);
 	assert_false(s.end);
@@ -170,19 +153,18 @@ static void test_tree_without_its_last_entry(void **state)
 	assert_non_null(strstr(why, "is missing, the image is cut short "
 		"(MemTotal 64 MiB, the image unpacks to 2 KiB in 10 entries)"));
 
-	put(dir, "etc/rescue-image.end", "entries=10 bytes=2048\n");
+	unit_put(dir, "etc/rescue-image.end", "entries=10 bytes=2048\n");
 	unpack_state_read(dir, &s);
 	assert_true(s.end);
 	assert_int_equal(unpack_verdict(&s, why, sizeof(why)), 0);
 
 	/* A marker not of ours still counts as there. */
-	put(dir, "etc/rescue-image", "something else\n");
+	unit_put(dir, "etc/rescue-image", "something else\n");
 	unpack_state_read(dir, &s);
 	assert_true(s.begin);
 	assert_int_equal(s.totals.entries, 0);
 
-	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);
-	assert_int_equal(system(sub), 0);
+	assert_int_equal(unit_rm_rf(dir), 0);
 }
 
 UNIT_MAIN(NULL, NULL,
