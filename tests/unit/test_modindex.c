@@ -78,25 +78,29 @@ static int fake_load(void *ctx, const struct module *m, const char *reason)
 	return 0;
 }
 
-static size_t position(const char *name)
+/* Where NAME stands in the load order, or -1: never loaded. */
+static ssize_t load_index(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < nloaded; i++)
 		if (!strcmp(loaded[i], name))
-			return i;
-	fail_msg("%s was not loaded", name);
-	return 0;
+			return (ssize_t)i;
+	return -1;
+}
+
+static size_t position(const char *name)
+{
+	ssize_t i = load_index(name);
+
+	if (i < 0)
+		fail_msg("%s was not loaded", name);
+	return (size_t)i;
 }
 
 static bool was_loaded(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < nloaded; i++)
-		if (!strcmp(loaded[i], name))
-			return true;
-	return false;
+	return load_index(name) >= 0;
 }
 
 static int setup(void **state)
