@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unit.c: the scratch file helpers every cmocka test of tests/unit/ may
- * link (unit.h says what each does); a failure to make a scratch file is
- * the test's failure, said by cmocka.
+ * unit.c: the scratch file helpers and the checks of tables of cases
+ * that every cmocka test of tests/unit/ links (unit.h says what each
+ * does); a failure to make a scratch file is the test's failure.
  */
 #include "unit.h"
 
@@ -47,6 +47,26 @@ const char *unit_temp_file(const void *data, size_t len)
 	assert_int_equal(write(fd, data, len), (ssize_t)len);
 	close(fd);
 	return path;
+}
+
+void unit_case_int(const char *name, long long got, long long want)
+{
+	if (got != want)
+		fail_msg("%s: %lld, not %lld", name, got, want);
+}
+
+void unit_case_str(const char *name, const char *got, const char *want)
+{
+	if (!got || strcmp(got, want))
+		fail_msg("%s: \"%s\", not \"%s\"", name, got ? got : "(null)",
+			 want);
+}
+
+void unit_case_has(const char *name, const char *got, const char *part)
+{
+	if (!got || !strstr(got, part))
+		fail_msg("%s: \"%s\" has no \"%s\"", name,
+			 got ? got : "(null)", part);
 }
 
 int unit_rm_rf(const char *dir)

@@ -41,6 +41,16 @@ void unit_put(const char *dir, const char *name, const char *text);
  */
 const char *unit_temp_file(const void *data, size_t len);
 
+/*
+ * The checks of a table of cases: each fails the test with a message
+ * that names the case NAME and what came instead, where cmocka's own
+ * assert_*() would name only the line of the loop.
+ */
+void unit_case_int(const char *name, long long got, long long want);
+void unit_case_str(const char *name, const char *got, const char *want);
+/* GOT holds PART (strstr). */
+void unit_case_has(const char *name, const char *got, const char *part);
+
 /* Remove the scratch tree DIR and all below it: 0, or rm's status. */
 int unit_rm_rf(const char *dir);
 
