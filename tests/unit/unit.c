@@ -69,6 +69,18 @@ void unit_case_has(const char *name, const char *got, const char *part)
 			 got ? got : "(null)", part);
 }
 
+void unit_refused(int (*parse)(const char *spec), const char *msg,
+		  const struct unit_refusal *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unit_case_int(r[i].spec, parse(r[i].spec), r[i].err);
+		if (r[i].why)
+			unit_case_has(r[i].spec, msg, r[i].why);
+	}
+}
+
 int unit_rm_rf(const char *dir)
 {
 	char cmd[600];

@@ -51,6 +51,21 @@ void unit_case_str(const char *name, const char *got, const char *want);
 /* GOT holds PART (strstr). */
 void unit_case_has(const char *name, const char *got, const char *part);
 
+/* A spec a parser refuses: the error it returns, a part of its message. */
+struct unit_refusal {
+	const char *spec;
+	int err;		/* -EINVAL, ... */
+	const char *why;	/* NULL: any message */
+};
+
+/*
+ * Each of the N specs of R, given to PARSE, returns its error, and the
+ * message PARSE left in MSG holds its why; a case that does not fails
+ * the test, named by its spec.
+ */
+void unit_refused(int (*parse)(const char *spec), const char *msg,
+		  const struct unit_refusal *r, size_t n);
+
 /* Remove the scratch tree DIR and all below it: 0, or rm's status. */
 int unit_rm_rf(const char *dir);
 
