@@ -55,17 +55,19 @@ static void uuids(void **state)
 
 static void bad_uuids_say_why(void **state)
 {
+	static const struct unit_refusal bad[] = {
+		{ "UUID=0f3c-12", -EINVAL, "this one has 7" },
+		{ "UUID=" U1 "0", -EINVAL, "this one has 37" },
+		{ "UUID=0f3c8a2e-1b4d-4e5f-8a9b-0c1d2e3f4a5g", -EINVAL,
+		  "not hexadecimal" },
+		{ "UUID=0f3c8a2e11b4d-4e5f-8a9b-0c1d2e3f4a5b", -EINVAL, NULL },
+		{ "UUID=2023-01-31-12-34-56-0x", -EINVAL, NULL },
+	};
+
 	(void)state;
 	assert_int_equal(parse("UUID="), -EINVAL);
 	assert_string_equal(why, "nothing after UUID=");
-	assert_int_equal(parse("UUID=0f3c-12"), -EINVAL);
-	assert_non_null(strstr(why, "this one has 7"));
-	assert_int_equal(parse("UUID=" U1 "0"), -EINVAL);
-	assert_non_null(strstr(why, "this one has 37"));
-	assert_int_equal(parse("UUID=0f3c8a2e-1b4d-4e5f-8a9b-0c1d2e3f4a5g"), -EINVAL);
-	assert_non_null(strstr(why, "not hexadecimal"));
-	assert_int_equal(parse("UUID=0f3c8a2e11b4d-4e5f-8a9b-0c1d2e3f4a5b"), -EINVAL);
-	assert_int_equal(parse("UUID=2023-01-31-12-34-56-0x"), -EINVAL);
+	unit_refused(parse, why, bad, UNIT_COUNT(bad));
 }
 
 static void labels(void **state)
@@ -99,45 +101,53 @@ static void partuuids(void **state)
 
 static void bad_partuuids_say_why(void **state)
 {
+	static const struct unit_refusal bad[] = {
+		{ "PARTUUID=" P1 "/PARTNROFF=999", -ERANGE, "between -256 and 256" },
+		{ "PARTUUID=" P1 "/PARTNROFF=99999999999999999999", -ERANGE, NULL },
+		{ "PARTUUID=" P1 "/PARTNROFF=", -EINVAL, NULL },
+		{ "PARTUUID=" P1 "/PARTNROFF=1x", -EINVAL, NULL },
+		{ "PARTUUID=" P1 "/OFFSET=1", -EINVAL, NULL },
+		{ "PARTUUID=/PARTNROFF=1", -EINVAL, NULL },
+		{ "PARTUUID=5eedc0de", -EINVAL, NULL },
+		{ "PARTUUID=5eedc0dz-02", -EINVAL, NULL },
+	};
+
 	(void)state;
-	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=999"), -ERANGE);
-	assert_non_null(strstr(why, "between -256 and 256"));
-	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=99999999999999999999"),
-			 -ERANGE);
 	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=two"), -EINVAL);
 	assert_string_equal(why, "PARTNROFF is not a number");
-	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF="), -EINVAL);
-	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=1x"), -EINVAL);
-	assert_int_equal(parse("PARTUUID=" P1 "/OFFSET=1"), -EINVAL);
-	assert_int_equal(parse("PARTUUID=/PARTNROFF=1"), -EINVAL);
-	assert_int_equal(parse("PARTUUID=5eedc0de"), -EINVAL);
-	assert_int_equal(parse("PARTUUID=5eedc0dz-02"), -EINVAL);
+	unit_refused(parse, why, bad, UNIT_COUNT(bad));
 }
 
 static void device_numbers(void **state)
 {
+	static const struct {
+		const char *spec;
+		unsigned major, minor;
+	} good[] = {
+		{ "8:1", 8, 1 },
+		{ "fe01", 254, 1 },		/* major << 8 | minor */
+		{ "803", 8, 3 },
+		{ "1234567", 0x345, 0x1267 },	/* new_decode_dev() */
+	};
+	static const struct unit_refusal bad[] = {
+		{ "8:", -EINVAL, NULL },
+		{ "4096:0", -EINVAL, NULL },
+		{ "8:1:2", -EINVAL, NULL },
+		{ "0x803", -EINVAL, NULL },
+		{ "fe01z", -EINVAL, NULL },
+		{ "123456789", -EINVAL, NULL },
+		{ "sda1", -EINVAL, "not /dev/NAME, UUID=" },
+	};
+	size_t i;
+
 	(void)state;
-	assert_int_equal(parse("8:1"), 0);
-	assert_int_equal(spec.kind, ROOT_DEVNUM);
-	assert_int_equal(spec.major, 8);
-	assert_int_equal(spec.minor, 1);
-	assert_int_equal(parse("fe01"), 0);		/* major << 8 | minor */
-	assert_int_equal(spec.major, 254);
-	assert_int_equal(spec.minor, 1);
-	assert_int_equal(parse("803"), 0);
-	assert_int_equal(spec.major, 8);
-	assert_int_equal(spec.minor, 3);
-	assert_int_equal(parse("1234567"), 0);	/* new_decode_dev() */
-	assert_int_equal(spec.major, 0x345);
-	assert_int_equal(spec.minor, 0x1267);
-	assert_int_equal(parse("8:"), -EINVAL);
-	assert_int_equal(parse("4096:0"), -EINVAL);
-	assert_int_equal(parse("8:1:2"), -EINVAL);
-	assert_int_equal(parse("0x803"), -EINVAL);
-	assert_int_equal(parse("fe01z"), -EINVAL);
-	assert_int_equal(parse("123456789"), -EINVAL);
-	assert_int_equal(parse("sda1"), -EINVAL);
-	assert_non_null(strstr(why, "not /dev/NAME, UUID="));
+	for (i = 0; i < UNIT_COUNT(good); i++) {
+		unit_case_int(good[i].spec, parse(good[i].spec), 0);
+		unit_case_int(good[i].spec, spec.kind, ROOT_DEVNUM);
+		unit_case_int(good[i].spec, spec.major, good[i].major);
+		unit_case_int(good[i].spec, spec.minor, good[i].minor);
+	}
+	unit_refused(parse, why, bad, UNIT_COUNT(bad));
 }
 
 static void disk_by_paths_without_udev(void **state)
