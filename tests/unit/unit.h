@@ -60,8 +60,8 @@ struct unit_refusal {
 
 /*
  * Each of the N specs of R, given to PARSE, returns its error, and the
- * message PARSE left in MSG holds its why; a case that does not fails
- * the test, named by its spec.
+ * message PARSE left in MSG holds its why (MSG may be NULL where no case
+ * has one); a case that does not fails the test, named by its spec.
  */
 void unit_refused(int (*parse)(const char *spec), const char *msg,
 		  const struct unit_refusal *r, size_t n);
