@@ -247,27 +247,26 @@ static int match(const char *s, size_t *found, size_t *other)
 
 static void matches_each_form(void **state)
 {
-	size_t f = 99, o = 99;
+	static const struct {
+		const char *spec, *dev;
+	} cases[] = {
+		{ "/dev/nvme0n1p3", "nvme0n1p3" },
+		{ "UUID=0F3C8A2E-1B4D-4E5F-8A9B-0C1D2E3F4A5B", "vda" },
+		{ "LABEL=root", "vda" },
+		{ "PARTUUID=" P1, "nvme0n1p1" },
+		{ "PARTLABEL=rescue-root", "nvme0n1p2" },
+		{ "259:2", "nvme0n1p2" },
+		{ "fe12", "vdb2" },
+		{ "/dev/disk/by-uuid/" U2, "nvme0n1p2" },
+		{ "/dev/disk/by-partuuid/" P2, "vdb2" },
+	};
+	size_t i, f = 99, o = 99;
 
 	(void)state;
-	assert_int_equal(match("/dev/nvme0n1p3", &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p3");
-	assert_int_equal(match("UUID=0F3C8A2E-1B4D-4E5F-8A9B-0C1D2E3F4A5B", &f, &o), 0);
-	assert_string_equal(devs[f].name, "vda");
-	assert_int_equal(match("LABEL=root", &f, &o), 0);
-	assert_string_equal(devs[f].name, "vda");
-	assert_int_equal(match("PARTUUID=" P1, &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p1");
-	assert_int_equal(match("PARTLABEL=rescue-root", &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p2");
-	assert_int_equal(match("259:2", &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p2");
-	assert_int_equal(match("fe12", &f, &o), 0);
-	assert_string_equal(devs[f].name, "vdb2");
-	assert_int_equal(match("/dev/disk/by-uuid/" U2, &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p2");
-	assert_int_equal(match("/dev/disk/by-partuuid/" P2, &f, &o), 0);
-	assert_string_equal(devs[f].name, "vdb2");
+	for (i = 0; i < UNIT_COUNT(cases); i++) {
+		unit_case_int(cases[i].spec, match(cases[i].spec, &f, &o), 0);
+		unit_case_str(cases[i].spec, devs[f].name, cases[i].dev);
+	}
 }
 
 static void no_match_says_what_is_missing(void **state)
