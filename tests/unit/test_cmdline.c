@@ -349,45 +349,66 @@ static void layer_parameters(void **state)
 	assert_false(cmdline_flag(&c, "rd.btrfs", false));
 }
 
+/*
+ * The tests of cmdline_read_all_why() below each run in a scratch folder,
+ * confdir, that is /etc/cmdline.d and holds /proc/cmdline as "kernel".
+ */
+static char confdir[64], kernel[128];
+/* What read_all() read, and what it said it left out. */
+static char got[CMDLINE_SIZE], why[512];
+
+static int make_confdir(void **state)
+{
+	(void)state;
+	snprintf(confdir, sizeof(confdir), "/tmp/test_cmdline_d.XXXXXX");
+	if (!mkdtemp(confdir))
+		return -1;
+	snprintf(kernel, sizeof(kernel), "%s/kernel", confdir);
+	return 0;
+}
+
+static int remove_confdir(void **state)
+{
+	(void)state;
+	return unit_rm_rf(confdir);
+}
+
+/* The lines of DIR's files and the kernel's, in the first SIZE bytes of got. */
+static int read_all(const char *dir, size_t size)
+{
+	return cmdline_read_all_why(dir, kernel, got, size, why, sizeof(why));
+}
+
 /* dracut's /etc/cmdline.d first, in name order, then /proc/cmdline. */
 static void conf_dir_comes_before_the_kernel_line(void **state)
 {
-	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128], why[256];
-	static char buf[CMDLINE_SIZE];
-
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	unit_put(dir, "20-b.conf", "rd.lvm.lv=vg/root\n");
-	unit_put(dir, "10-a.conf", "# hostonly\n  root=UUID=1 rd.md=0\n\nrw");
-	unit_put(dir, "30-c.txt", "ignored=1\n");
-	unit_put(dir, "kernel", "root=/dev/vda quiet\n");
-	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
-	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, sizeof(buf),
-					      why, sizeof(why)), 0);
+	unit_put(confdir, "20-b.conf", "rd.lvm.lv=vg/root\n");
+	unit_put(confdir, "10-a.conf", "# hostonly\n  root=UUID=1 rd.md=0\n\nrw");
+	unit_put(confdir, "30-c.txt", "ignored=1\n");
+	unit_put(confdir, "kernel", "root=/dev/vda quiet\n");
+	assert_int_equal(read_all(confdir, sizeof(got)), 0);
 	assert_string_equal(why, "");	/* nothing lost */
-	assert_string_equal(buf, "root=UUID=1 rd.md=0 rw rd.lvm.lv=vg/root "
+	assert_string_equal(got, "root=UUID=1 rd.md=0 rw rd.lvm.lv=vg/root "
 			    "root=/dev/vda quiet");
-	cmdline_parse(buf, &c);
+	cmdline_parse(got, &c);
 	assert_string_equal(c.root, "/dev/vda");	/* the kernel's wins */
 	assert_true(c.rw);
 	/* No conf dir at all: the kernel line alone. */
-	assert_int_equal(cmdline_read_all("/nonexistent", kernel, buf,
-					  sizeof(buf)), 0);
-	assert_string_equal(buf, "root=/dev/vda quiet");
+	assert_int_equal(cmdline_read_all("/nonexistent", kernel, got,
+					  sizeof(got)), 0);
+	assert_string_equal(got, "root=/dev/vda quiet");
 	/*
 	 * A conf line that does not fit beside the kernel's line is dropped,
 	 * not cut, and its file named; the kernel's line stays whole.
 	 */
-	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, 24, why,
-					      sizeof(why)), 0);
-	assert_string_equal(buf, "root=/dev/vda quiet");
+	assert_int_equal(read_all(confdir, 24), 0);
+	assert_string_equal(got, "root=/dev/vda quiet");
 	assert_non_null(strstr(why, "/10-a.conf and the files after it: no "
 			       "room beside the kernel command line"));
-	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, 40, why,
-					      sizeof(why)), 0);
-	assert_string_equal(buf, "root=UUID=1 rd.md=0 root=/dev/vda quiet");
+	assert_int_equal(read_all(confdir, 40), 0);
+	assert_string_equal(got, "root=UUID=1 rd.md=0 root=/dev/vda quiet");
 	assert_non_null(strstr(why, "/10-a.conf and"));
-	assert_int_equal(unit_rm_rf(dir), 0);
 }
 
 /*
@@ -397,51 +418,38 @@ static void conf_dir_comes_before_the_kernel_line(void **state)
  */
 static void big_conf_never_cuts_the_kernel_line(void **state)
 {
-	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128], why[512];
-	static char buf[CMDLINE_SIZE], big[4096];
+	static char big[4096];
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
 	memset(big, 'x', 4080);
 	memcpy(big, "big=", 4);
 	big[4080] = '\n';
-	unit_put(dir, "10-big.conf", big);
-	unit_put(dir, "20-small.conf", "rd.md=0\n");
-	unit_put(dir, "kernel", "root=LABEL=real rd.shell=0 rescue.ro=strict\n");
-	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
-	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, sizeof(buf),
-					      why, sizeof(why)), 0);
-	assert_string_equal(buf, "root=LABEL=real rd.shell=0 rescue.ro=strict");
+	unit_put(confdir, "10-big.conf", big);
+	unit_put(confdir, "20-small.conf", "rd.md=0\n");
+	unit_put(confdir, "kernel", "root=LABEL=real rd.shell=0 rescue.ro=strict\n");
+	assert_int_equal(read_all(confdir, sizeof(got)), 0);
+	assert_string_equal(got, "root=LABEL=real rd.shell=0 rescue.ro=strict");
 	assert_non_null(strstr(why, "ignoring "));
 	assert_non_null(strstr(why, "/10-big.conf and the files after it"));
-	cmdline_parse(buf, &c);
+	cmdline_parse(got, &c);
 	assert_string_equal(c.root, "LABEL=real");
 	assert_false(c.shell);
 	assert_true(c.strict);
-	assert_int_equal(unit_rm_rf(dir), 0);
 }
 
 /* A kernel line longer than the buffer: cut at a blank, and said. */
 static void long_kernel_line_is_cut_at_a_blank_and_said(void **state)
 {
-	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128], why[512];
-	char buf[64];
-
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	unit_put(dir, "kernel", "root=/dev/vda rd.shell=0 rescue.ro=strict quiet\n");
-	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
-	assert_int_equal(cmdline_read_all_why(NULL, kernel, buf, 32,
-					      why, sizeof(why)), 0);
-	assert_string_equal(buf, "root=/dev/vda rd.shell=0");
+	unit_put(confdir, "kernel", "root=/dev/vda rd.shell=0 rescue.ro=strict quiet\n");
+	assert_int_equal(read_all(NULL, 32), 0);
+	assert_string_equal(got, "root=/dev/vda rd.shell=0");
 	assert_non_null(strstr(why, "/kernel, 47 bytes) is longer than the 31 "
 			       "bytes read: cut after byte 24"));
 	/* One that fits: nothing said. */
-	assert_int_equal(cmdline_read_all_why(NULL, kernel, buf, 48, why,
-					      sizeof(why)), 0);
-	assert_string_equal(buf, "root=/dev/vda rd.shell=0 rescue.ro=strict quiet");
+	assert_int_equal(read_all(NULL, 48), 0);
+	assert_string_equal(got, "root=/dev/vda rd.shell=0 rescue.ro=strict quiet");
 	assert_string_equal(why, "");
-	assert_int_equal(unit_rm_rf(dir), 0);
 }
 
 /* Random command lines: no crash, no overread (ASan), pointers inside. */
@@ -485,7 +493,10 @@ UNIT_MAIN(NULL, NULL,
 	cmocka_unit_test(module_options_from_dotted_words),
 	cmocka_unit_test(read_strips_the_newline),
 	cmocka_unit_test(layer_parameters),
-	cmocka_unit_test(conf_dir_comes_before_the_kernel_line),
-	cmocka_unit_test(big_conf_never_cuts_the_kernel_line),
-	cmocka_unit_test(long_kernel_line_is_cut_at_a_blank_and_said),
+	cmocka_unit_test_setup_teardown(conf_dir_comes_before_the_kernel_line,
+					make_confdir, remove_confdir),
+	cmocka_unit_test_setup_teardown(big_conf_never_cuts_the_kernel_line,
+					make_confdir, remove_confdir),
+	cmocka_unit_test_setup_teardown(long_kernel_line_is_cut_at_a_blank_and_said,
+					make_confdir, remove_confdir),
 	cmocka_unit_test(survives_random_lines))
