@@ -25,18 +25,27 @@ static int parse(const char *s)
 
 static void dev_names(void **state)
 {
+	static const struct {
+		const char *spec, *name;
+	} good[] = {
+		{ "/dev/vda2", "vda2" },
+		{ "/dev/nvme0n1p3", "nvme0n1p3" },
+		{ "/dev/cciss/c0d0p1", "cciss!c0d0p1" },	/* as in /sys */
+		{ "block:/dev/sda", "sda" },
+	};
+	static const struct unit_refusal bad[] = {
+		{ "/dev/", -EINVAL, NULL },
+		{ "/dev/../etc", -EINVAL, NULL },
+	};
+	size_t i;
+
 	(void)state;
-	assert_int_equal(parse("/dev/vda2"), 0);
-	assert_int_equal(spec.kind, ROOT_DEVNAME);
-	assert_string_equal(spec.value, "vda2");
-	assert_int_equal(parse("/dev/nvme0n1p3"), 0);
-	assert_string_equal(spec.value, "nvme0n1p3");
-	assert_int_equal(parse("/dev/cciss/c0d0p1"), 0);
-	assert_string_equal(spec.value, "cciss!c0d0p1");
-	assert_int_equal(parse("block:/dev/sda"), 0);
-	assert_string_equal(spec.value, "sda");
-	assert_int_equal(parse("/dev/"), -EINVAL);
-	assert_int_equal(parse("/dev/../etc"), -EINVAL);
+	for (i = 0; i < UNIT_COUNT(good); i++) {
+		unit_case_int(good[i].spec, parse(good[i].spec), 0);
+		unit_case_int(good[i].spec, spec.kind, ROOT_DEVNAME);
+		unit_case_str(good[i].spec, spec.value, good[i].name);
+	}
+	unit_refused(parse, why, bad, UNIT_COUNT(bad));
 	assert_int_equal(rootspec_needs(&spec), 0);
 }
 
