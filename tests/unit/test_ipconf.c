@@ -25,49 +25,43 @@ static const char *ip(struct in_addr a)
 	return inet_ntop(AF_INET, &a, buf[n++ % 4], INET_ADDRSTRLEN);
 }
 
+/* SPEC parses to METHOD on the interface IFACE ("": the first one). */
+static void parses_to(const char *spec, enum ip_method method,
+		      const char *iface)
+{
+	unit_case_int(spec, parse(spec), 0);
+	unit_case_int(spec, c.method, method);
+	unit_case_str(spec, c.iface, iface);
+}
+
 static void method_words(void **state)
 {
-	static const struct {
-		const char *word;
-		int method;
-	} words[] = {
-		{ "dhcp", IP_DHCP }, { "on", IP_DHCP }, { "any", IP_DHCP },
-		{ "off", IP_OFF }, { "none", IP_OFF },
-	};
-	size_t i;
-
 	(void)state;
-	for (i = 0; i < UNIT_COUNT(words); i++) {
-		unit_case_int(words[i].word, parse(words[i].word), 0);
-		unit_case_int(words[i].word, c.method, words[i].method);
-	}
-	assert_int_equal(parse("dhcp"), 0);
-	assert_string_equal(c.iface, "");	/* the first Ethernet one */
+	parses_to("dhcp", IP_DHCP, "");
+	parses_to("on", IP_DHCP, "");
+	parses_to("any", IP_DHCP, "");
+	parses_to("off", IP_OFF, "");
+	parses_to("none", IP_OFF, "");
 }
 
 static void dracut_interface_form(void **state)
 {
 	(void)state;
-	assert_int_equal(parse("enp1s0:dhcp"), 0);
-	assert_int_equal(c.method, IP_DHCP);
-	assert_string_equal(c.iface, "enp1s0");
+	parses_to("enp1s0:dhcp", IP_DHCP, "enp1s0");
 	assert_int_equal(parse("eth1:dhcp:9000"), 0);
 	assert_int_equal(c.mtu, 9000);
-	assert_int_equal(parse("eth0:off"), 0);
-	assert_int_equal(c.method, IP_OFF);
-	assert_string_equal(c.iface, "eth0");
+	parses_to("eth0:off", IP_OFF, "eth0");
 }
 
 static void kernel_static_form(void **state)
 {
 	(void)state;
-	assert_int_equal(parse("10.0.2.15::10.0.2.2:255.255.255.0:rescue:eth0:off:10.0.2.3"), 0);
-	assert_int_equal(c.method, IP_STATIC);
+	parses_to("10.0.2.15::10.0.2.2:255.255.255.0:rescue:eth0:off:10.0.2.3",
+		  IP_STATIC, "eth0");
 	assert_string_equal(ip(c.addr), "10.0.2.15");
 	assert_string_equal(ip(c.gateway), "10.0.2.2");
 	assert_string_equal(ip(c.netmask), "255.255.255.0");
 	assert_string_equal(c.hostname, "rescue");
-	assert_string_equal(c.iface, "eth0");
 	assert_int_equal(c.ndns, 1);
 	assert_string_equal(ip(c.dns[0]), "10.0.2.3");
 }
@@ -75,25 +69,28 @@ static void kernel_static_form(void **state)
 /* The kernel's ipconfig: a client address and no autoconf is static. */
 static void client_without_autoconf_is_static(void **state)
 {
+	static const struct {
+		const char *spec, *netmask;
+	} cases[] = {
+		{ "192.168.1.5:::::eth0", "255.255.255.0" },	/* class C */
+		{ "10.1.2.3", "255.0.0.0" },			/* class A */
+		{ "172.16.0.9::::::", "255.255.0.0" },		/* class B */
+	};
+	size_t i;
+
 	(void)state;
-	assert_int_equal(parse("192.168.1.5:::::eth0"), 0);
-	assert_int_equal(c.method, IP_STATIC);
-	assert_string_equal(ip(c.netmask), "255.255.255.0");	/* class C */
-	assert_int_equal(parse("10.1.2.3"), 0);
-	assert_int_equal(c.method, IP_STATIC);
-	assert_string_equal(ip(c.netmask), "255.0.0.0");	/* class A */
-	assert_int_equal(parse("172.16.0.9::::::"), 0);
-	assert_string_equal(ip(c.netmask), "255.255.0.0");	/* class B */
+	for (i = 0; i < UNIT_COUNT(cases); i++) {
+		unit_case_int(cases[i].spec, parse(cases[i].spec), 0);
+		unit_case_int(cases[i].spec, c.method, IP_STATIC);
+		unit_case_str(cases[i].spec, ip(c.netmask), cases[i].netmask);
+	}
 }
 
 static void empty_client_is_dhcp_on_the_named_device(void **state)
 {
 	(void)state;
-	assert_int_equal(parse(":::::eth2:dhcp"), 0);
-	assert_int_equal(c.method, IP_DHCP);
-	assert_string_equal(c.iface, "eth2");
-	assert_int_equal(parse("::::myhost::"), 0);
-	assert_int_equal(c.method, IP_DHCP);
+	parses_to(":::::eth2:dhcp", IP_DHCP, "eth2");
+	parses_to("::::myhost::", IP_DHCP, "");
 	assert_string_equal(c.hostname, "myhost");
 }
 
