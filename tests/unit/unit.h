@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unit.h: what every cmocka test of tests/unit/ shares: cmocka's headers
- * in the order it needs them, UNIT_MAIN() for main(), and the scratch
- * file helpers of unit.c, written once instead of once a test file.
+ * in the order it needs them, UNIT_MAIN() for main(), and unit.c's
+ * scratch file helpers and checks of tables of cases, written once
+ * instead of once a test file.
  */
 #ifndef UNIT_H
 #define UNIT_H

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/unit/unit.mk: the cmocka unit tests (test group "unit").  Each
-# binary is its test file plus the real sources it tests (paths below
-# rescue/), all built with ASan and UBSan, dynamically linked.
+# binary is its test file, tests/unit/unit.c (what the tests share, said
+# in unit.h) and the real sources it tests (paths below rescue/), all
+# built with ASan and UBSan, dynamically linked.
 
 include tests/parsers.mk
 
