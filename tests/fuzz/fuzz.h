@@ -10,8 +10,10 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -59,6 +61,48 @@ static inline void fuzz_write_part(const char *path, const uint8_t **data,
 		abort();
 	close(fd);
 	free(value);
+}
+
+/*
+ * The fixed trees some harnesses run in: TOP/REL made as a folder, a
+ * file holding TEXT, or a symlink to TARGET.  A tree that cannot be made
+ * aborts the harness: fuzzing without it would find nothing.
+ */
+static inline void fuzz_path(char *path, size_t len, const char *top,
+			     const char *rel)
+{
+	if ((size_t)snprintf(path, len, "%s/%s", top, rel) >= len)
+		abort();
+}
+
+static inline void fuzz_mkdir(const char *top, const char *rel, mode_t mode)
+{
+	char path[256];
+
+	fuzz_path(path, sizeof(path), top, rel);
+	if (mkdir(path, mode))
+		abort();
+}
+
+static inline void fuzz_put(const char *top, const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	fuzz_path(path, sizeof(path), top, rel);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		abort();
+}
+
+static inline void fuzz_symlink(const char *target, const char *top,
+				const char *rel)
+{
+	char path[256];
+
+	fuzz_path(path, sizeof(path), top, rel);
+	if (symlink(target, path))
+		abort();
 }
 
 #endif

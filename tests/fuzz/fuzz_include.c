@@ -6,8 +6,6 @@
  * input would fuzz nothing but the disk.
  */
 #include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "fuzz.h"
 #include "mkrescue.h"
@@ -16,28 +14,13 @@ static char top[] = "/tmp/fuzz_include.XXXXXX";
 
 static void setup(void)
 {
-	FILE *f;
-
-	char path[96], link[96];
-
 	if (!mkdtemp(top))
 		abort();
-	snprintf(path, sizeof(path), "%s/d", top);
-	snprintf(link, sizeof(link), "%s/d/e", top);
-	if (mkdir(path, 0755) || mkdir(link, 0700))
-		abort();
-	snprintf(path, sizeof(path), "%s/d/f", top);
-	f = fopen(path, "w");
-	if (!f)
-		abort();
-	fputs("x\n", f);
-	fclose(f);
-	snprintf(link, sizeof(link), "%s/d/l", top);
-	if (symlink("f", link))
-		abort();
-	snprintf(link, sizeof(link), "%s/d/e/dangling", top);
-	if (symlink("/nowhere", link))
-		abort();
+	fuzz_mkdir(top, "d", 0755);
+	fuzz_mkdir(top, "d/e", 0700);
+	fuzz_put(top, "d/f", "x\n");
+	fuzz_symlink("f", top, "d/l");
+	fuzz_symlink("/nowhere", top, "d/e/dangling");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

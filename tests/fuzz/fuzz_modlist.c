@@ -7,7 +7,6 @@
  * 16) are --add-module names.
  */
 #include <stdio.h>
-#include <sys/stat.h>
 
 #include "fuzz.h"
 #include "mkrescue.h"
@@ -39,24 +38,15 @@ static const char *const tree[][2] = {
 
 static void make_tree(void)
 {
-	char path[128];
 	size_t i;
-	FILE *f;
 
 	if (!mkdtemp(dir))
 		abort();
-	snprintf(path, sizeof(path), "%s/kernel", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/kernel/drivers", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/kernel/crypto", dir);
-	mkdir(path, 0755);
-	for (i = 0; i < sizeof(tree) / sizeof(tree[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, tree[i][0]);
-		f = fopen(path, "w");
-		if (!f || fputs(tree[i][1], f) < 0 || fclose(f))
-			abort();
-	}
+	fuzz_mkdir(dir, "kernel", 0755);
+	fuzz_mkdir(dir, "kernel/drivers", 0755);
+	fuzz_mkdir(dir, "kernel/crypto", 0755);
+	for (i = 0; i < sizeof(tree) / sizeof(tree[0]); i++)
+		fuzz_put(dir, tree[i][0], tree[i][1]);
 	snprintf(list_path, sizeof(list_path), "%s/list", dir);
 }
 

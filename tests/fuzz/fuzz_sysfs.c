@@ -6,7 +6,6 @@
  * disk dev, disk size, part dev, part size, part partition (0xff apart).
  */
 #include <stdio.h>
-#include <sys/stat.h>
 
 #include "fuzz.h"
 #include "rescue-init.h"
@@ -16,23 +15,17 @@ static char classdir[64], diskdir[96], partdir[128];
 
 static void setup(void)
 {
-	char link[192];
-
 	if (!mkdtemp(top))
 		abort();
+	fuzz_mkdir(top, "class", 0755);
+	fuzz_mkdir(top, "devices", 0755);
+	fuzz_mkdir(top, "devices/fzd", 0755);
+	fuzz_mkdir(top, "devices/fzd/fzd1", 0755);
+	fuzz_symlink("../devices/fzd", top, "class/fzd");
+	fuzz_symlink("../devices/fzd/fzd1", top, "class/fzd1");
 	snprintf(classdir, sizeof(classdir), "%s/class", top);
 	snprintf(diskdir, sizeof(diskdir), "%s/devices/fzd", top);
 	snprintf(partdir, sizeof(partdir), "%s/fzd1", diskdir);
-	snprintf(link, sizeof(link), "%s/devices", top);
-	if (mkdir(classdir, 0755) || mkdir(link, 0755) || mkdir(diskdir, 0755) ||
-	    mkdir(partdir, 0755))
-		abort();
-	snprintf(link, sizeof(link), "%s/fzd", classdir);
-	if (symlink("../devices/fzd", link))
-		abort();
-	snprintf(link, sizeof(link), "%s/fzd1", classdir);
-	if (symlink("../devices/fzd/fzd1", link))
-		abort();
 }
 
 static void put(const char *dir, const char *attr, const uint8_t **data, size_t *size)

@@ -145,38 +145,35 @@ static void write_decoys(FILE *f, const struct layout *l)
 		}
 	fputs("decoys=", f);
 	for (k = 0; k < sizeof(kinds) / sizeof(*kinds); k++)
-		if (seen[k]) {
-			fprintf(f, "%s%s", sep, kinds[k]);
-			sep = ",";
-		}
+		if (seen[k])
+			write_list_item(f, &sep, kinds[k]);
 	fputc('\n', f);
+}
+
+void write_list_item(FILE *f, const char **sep, const char *name)
+{
+	fprintf(f, "%s%s", *sep, name);
+	*sep = ",";
 }
 
 /* Distinct buses and tables, in their enum order. */
 static void write_kinds(FILE *f, const struct layout *l)
 {
+	unsigned int buses = 0, tables = 0, i, k;
 	const char *sep = "";
-	unsigned int i, k;
-	bool any;
 
+	for (i = 0; i < l->ndisks; i++) {
+		buses |= 1u << l->disk[i].bus;
+		tables |= 1u << l->disk[i].table;
+	}
 	fputs("buses=", f);
-	for (k = 0; k < BUS_COUNT; k++) {
-		for (any = false, i = 0; i < l->ndisks; i++)
-			any |= l->disk[i].bus == (enum bus)k;
-		if (any) {
-			fprintf(f, "%s%s", sep, bus_name((enum bus)k));
-			sep = ",";
-		}
-	}
+	for (k = 0; k < BUS_COUNT; k++)
+		if (buses & 1u << k)
+			write_list_item(f, &sep, bus_name((enum bus)k));
 	fputs("\ntables=", f);
-	for (sep = "", k = 0; k < TABLE_COUNT; k++) {
-		for (any = false, i = 0; i < l->ndisks; i++)
-			any |= l->disk[i].table == (enum table)k;
-		if (any) {
-			fprintf(f, "%s%s", sep, table_name((enum table)k));
-			sep = ",";
-		}
-	}
+	for (sep = "", k = 0; k < TABLE_COUNT; k++)
+		if (tables & 1u << k)
+			write_list_item(f, &sep, table_name((enum table)k));
 	fputc('\n', f);
 }
 

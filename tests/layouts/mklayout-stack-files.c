@@ -113,10 +113,8 @@ static void write_expect(FILE *f, const struct stack *s)
 	for (k = 0; k < BUS_COUNT; k++) {
 		for (any = false, i = 0; i < s->ndisks; i++)
 			any |= (int)i != s->absent && s->bus[i] == (enum bus)k;
-		if (any) {
-			fprintf(f, "%s%s", sep, bus_name((enum bus)k));
-			sep = ",";
-		}
+		if (any)
+			write_list_item(f, &sep, bus_name((enum bus)k));
 	}
 	fprintf(f, "\ntables=none\ndecoys=%s\n", s->impostor ? "impostor" : "");
 	if (kind_has(s, "md")) {

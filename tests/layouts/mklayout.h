@@ -225,6 +225,8 @@ int plan_files_write(const struct layout *l, const char *dir);
 /* DIR/NAME created for writing, and closed; each says what failed. */
 FILE *open_plan_file(const char *dir, const char *name);
 int close_plan_file(FILE *f, const char *dir, const char *name);
+/* NAME as the next item of a comma-separated list; *SEP starts as "". */
+void write_list_item(FILE *f, const char **sep, const char *name);
 
 /* mklayout-script.c: build.sh, the commands that make the images */
 int script_write(const struct layout *l, const char *dir, const char *busybox);

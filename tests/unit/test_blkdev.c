@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_blkdev.c: enumeration of a /sys/class/block laid out in a temp dir. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -76,11 +72,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
-	return system(cmd);
+	return unit_rm_rf(top);
 }
 
 static void enumerates_disks_and_partitions(void **state)
@@ -122,12 +115,6 @@ static void enumerates_disks_and_partitions(void **state)
 	assert_int_equal(blk_enumerate(&l, "/nonexistent"), -ENOENT);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(enumerates_disks_and_partitions,
-						setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test_setup_teardown(enumerates_disks_and_partitions,
+					setup, teardown))

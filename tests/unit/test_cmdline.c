@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_cmdline.c: the kernel command line parser and what init inherits. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -320,13 +316,10 @@ static void module_options_from_dotted_words(void **state)
 
 static void read_strips_the_newline(void **state)
 {
-	char path[] = "/tmp/test_cmdline.XXXXXX", buf[64];
-	int fd = mkstemp(path);
+	const char *path = unit_temp_file("root=/dev/vda ro\n", 17);
+	char buf[64];
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "root=/dev/vda ro\n", 17), 17);
-	close(fd);
 	assert_int_equal(cmdline_read(path, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "root=/dev/vda ro");
 	assert_int_equal(cmdline_read(path, buf, 5), 0);
@@ -356,69 +349,66 @@ static void layer_parameters(void **state)
 	assert_false(cmdline_flag(&c, "rd.btrfs", false));
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[128];
-	FILE *f;
+/*
+ * The tests of cmdline_read_all_why() below each run in a scratch folder,
+ * confdir, that is /etc/cmdline.d and holds /proc/cmdline as "kernel".
+ */
+static char confdir[64], kernel[128];
+/* What read_all() read, and what it said it left out. */
+static char got[CMDLINE_SIZE], why[512];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+static int make_confdir(void **state)
+{
+	(void)state;
+	snprintf(confdir, sizeof(confdir), "/tmp/test_cmdline_d.XXXXXX");
+	if (!mkdtemp(confdir))
+		return -1;
+	snprintf(kernel, sizeof(kernel), "%s/kernel", confdir);
+	return 0;
 }
 
-static void remove_file(const char *dir, const char *name)
+static int remove_confdir(void **state)
 {
-	char path[128];
+	(void)state;
+	return unit_rm_rf(confdir);
+}
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	unlink(path);
+/* The lines of DIR's files and the kernel's, in the first SIZE bytes of got. */
+static int read_all(const char *dir, size_t size)
+{
+	return cmdline_read_all_why(dir, kernel, got, size, why, sizeof(why));
 }
 
 /* dracut's /etc/cmdline.d first, in name order, then /proc/cmdline. */
 static void conf_dir_comes_before_the_kernel_line(void **state)
 {
-	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128], why[256];
-	static char buf[CMDLINE_SIZE];
-
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	write_file(dir, "20-b.conf", "rd.lvm.lv=vg/root\n");
-	write_file(dir, "10-a.conf", "# hostonly\n  root=UUID=1 rd.md=0\n\nrw");
-	write_file(dir, "30-c.txt", "ignored=1\n");
-	write_file(dir, "kernel", "root=/dev/vda quiet\n");
-	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
-	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, sizeof(buf),
-					      why, sizeof(why)), 0);
+	unit_put(confdir, "20-b.conf", "rd.lvm.lv=vg/root\n");
+	unit_put(confdir, "10-a.conf", "# hostonly\n  root=UUID=1 rd.md=0\n\nrw");
+	unit_put(confdir, "30-c.txt", "ignored=1\n");
+	unit_put(confdir, "kernel", "root=/dev/vda quiet\n");
+	assert_int_equal(read_all(confdir, sizeof(got)), 0);
 	assert_string_equal(why, "");	/* nothing lost */
-	assert_string_equal(buf, "root=UUID=1 rd.md=0 rw rd.lvm.lv=vg/root "
+	assert_string_equal(got, "root=UUID=1 rd.md=0 rw rd.lvm.lv=vg/root "
 			    "root=/dev/vda quiet");
-	cmdline_parse(buf, &c);
+	cmdline_parse(got, &c);
 	assert_string_equal(c.root, "/dev/vda");	/* the kernel's wins */
 	assert_true(c.rw);
 	/* No conf dir at all: the kernel line alone. */
-	assert_int_equal(cmdline_read_all("/nonexistent", kernel, buf,
-					  sizeof(buf)), 0);
-	assert_string_equal(buf, "root=/dev/vda quiet");
+	assert_int_equal(cmdline_read_all("/nonexistent", kernel, got,
+					  sizeof(got)), 0);
+	assert_string_equal(got, "root=/dev/vda quiet");
 	/*
 	 * A conf line that does not fit beside the kernel's line is dropped,
 	 * not cut, and its file named; the kernel's line stays whole.
 	 */
-	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, 24, why,
-					      sizeof(why)), 0);
-	assert_string_equal(buf, "root=/dev/vda quiet");
+	assert_int_equal(read_all(confdir, 24), 0);
+	assert_string_equal(got, "root=/dev/vda quiet");
 	assert_non_null(strstr(why, "/10-a.conf and the files after it: no "
 			       "room beside the kernel command line"));
-	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, 40, why,
-					      sizeof(why)), 0);
-	assert_string_equal(buf, "root=UUID=1 rd.md=0 root=/dev/vda quiet");
+	assert_int_equal(read_all(confdir, 40), 0);
+	assert_string_equal(got, "root=UUID=1 rd.md=0 root=/dev/vda quiet");
 	assert_non_null(strstr(why, "/10-a.conf and"));
-	remove_file(dir, "10-a.conf");
-	remove_file(dir, "20-b.conf");
-	remove_file(dir, "30-c.txt");
-	remove_file(dir, "kernel");
-	assert_int_equal(rmdir(dir), 0);
 }
 
 /*
@@ -428,55 +418,38 @@ static void conf_dir_comes_before_the_kernel_line(void **state)
  */
 static void big_conf_never_cuts_the_kernel_line(void **state)
 {
-	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128], why[512];
-	static char buf[CMDLINE_SIZE], big[4096];
+	static char big[4096];
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
 	memset(big, 'x', 4080);
 	memcpy(big, "big=", 4);
 	big[4080] = '\n';
-	write_file(dir, "10-big.conf", big);
-	write_file(dir, "20-small.conf", "rd.md=0\n");
-	write_file(dir, "kernel", "root=LABEL=real rd.shell=0 rescue.ro=strict\n");
-	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
-	assert_int_equal(cmdline_read_all_why(dir, kernel, buf, sizeof(buf),
-					      why, sizeof(why)), 0);
-	assert_string_equal(buf, "root=LABEL=real rd.shell=0 rescue.ro=strict");
+	unit_put(confdir, "10-big.conf", big);
+	unit_put(confdir, "20-small.conf", "rd.md=0\n");
+	unit_put(confdir, "kernel", "root=LABEL=real rd.shell=0 rescue.ro=strict\n");
+	assert_int_equal(read_all(confdir, sizeof(got)), 0);
+	assert_string_equal(got, "root=LABEL=real rd.shell=0 rescue.ro=strict");
 	assert_non_null(strstr(why, "ignoring "));
 	assert_non_null(strstr(why, "/10-big.conf and the files after it"));
-	cmdline_parse(buf, &c);
+	cmdline_parse(got, &c);
 	assert_string_equal(c.root, "LABEL=real");
 	assert_false(c.shell);
 	assert_true(c.strict);
-	remove_file(dir, "10-big.conf");
-	remove_file(dir, "20-small.conf");
-	remove_file(dir, "kernel");
-	assert_int_equal(rmdir(dir), 0);
 }
 
 /* A kernel line longer than the buffer: cut at a blank, and said. */
 static void long_kernel_line_is_cut_at_a_blank_and_said(void **state)
 {
-	char dir[] = "/tmp/test_cmdline_d.XXXXXX", kernel[128], why[512];
-	char buf[64];
-
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	write_file(dir, "kernel", "root=/dev/vda rd.shell=0 rescue.ro=strict quiet\n");
-	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
-	assert_int_equal(cmdline_read_all_why(NULL, kernel, buf, 32,
-					      why, sizeof(why)), 0);
-	assert_string_equal(buf, "root=/dev/vda rd.shell=0");
+	unit_put(confdir, "kernel", "root=/dev/vda rd.shell=0 rescue.ro=strict quiet\n");
+	assert_int_equal(read_all(NULL, 32), 0);
+	assert_string_equal(got, "root=/dev/vda rd.shell=0");
 	assert_non_null(strstr(why, "/kernel, 47 bytes) is longer than the 31 "
 			       "bytes read: cut after byte 24"));
 	/* One that fits: nothing said. */
-	assert_int_equal(cmdline_read_all_why(NULL, kernel, buf, 48, why,
-					      sizeof(why)), 0);
-	assert_string_equal(buf, "root=/dev/vda rd.shell=0 rescue.ro=strict quiet");
+	assert_int_equal(read_all(NULL, 48), 0);
+	assert_string_equal(got, "root=/dev/vda rd.shell=0 rescue.ro=strict quiet");
 	assert_string_equal(why, "");
-	remove_file(dir, "kernel");
-	assert_int_equal(rmdir(dir), 0);
 }
 
 /* Random command lines: no crash, no overread (ASan), pointers inside. */
@@ -500,33 +473,30 @@ static void survives_random_lines(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(next_arg_splits_like_the_kernel),
-		cmocka_unit_test(quoted_root_value_keeps_its_blank),
-		cmocka_unit_test(unbalanced_quote_runs_to_the_end),
-		cmocka_unit_test(every_parameter_is_read),
-		cmocka_unit_test(defaults_without_parameters),
-		cmocka_unit_test(later_parameters_win),
-		cmocka_unit_test(rootwait_forms),
-		cmocka_unit_test(break_forms),
-		cmocka_unit_test(no_shell_refuses_every_break),
-		cmocka_unit_test(strict_read_only_forms),
-		cmocka_unit_test(retry_and_panic_forms),
-		cmocka_unit_test(bad_values_name_the_parameter),
-		cmocka_unit_test(words_after_dashes_are_the_inits),
-		cmocka_unit_test(values_of_2047_bytes),
-		cmocka_unit_test(own_words_are_not_passed_on),
-		cmocka_unit_test(own_variables_are_not_passed_on),
-		cmocka_unit_test(module_options_from_dotted_words),
-		cmocka_unit_test(read_strips_the_newline),
-		cmocka_unit_test(layer_parameters),
-		cmocka_unit_test(conf_dir_comes_before_the_kernel_line),
-		cmocka_unit_test(big_conf_never_cuts_the_kernel_line),
-		cmocka_unit_test(long_kernel_line_is_cut_at_a_blank_and_said),
-		cmocka_unit_test(survives_random_lines),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(next_arg_splits_like_the_kernel),
+	cmocka_unit_test(quoted_root_value_keeps_its_blank),
+	cmocka_unit_test(unbalanced_quote_runs_to_the_end),
+	cmocka_unit_test(every_parameter_is_read),
+	cmocka_unit_test(defaults_without_parameters),
+	cmocka_unit_test(later_parameters_win),
+	cmocka_unit_test(rootwait_forms),
+	cmocka_unit_test(break_forms),
+	cmocka_unit_test(no_shell_refuses_every_break),
+	cmocka_unit_test(strict_read_only_forms),
+	cmocka_unit_test(retry_and_panic_forms),
+	cmocka_unit_test(bad_values_name_the_parameter),
+	cmocka_unit_test(words_after_dashes_are_the_inits),
+	cmocka_unit_test(values_of_2047_bytes),
+	cmocka_unit_test(own_words_are_not_passed_on),
+	cmocka_unit_test(own_variables_are_not_passed_on),
+	cmocka_unit_test(module_options_from_dotted_words),
+	cmocka_unit_test(read_strips_the_newline),
+	cmocka_unit_test(layer_parameters),
+	cmocka_unit_test_setup_teardown(conf_dir_comes_before_the_kernel_line,
+					make_confdir, remove_confdir),
+	cmocka_unit_test_setup_teardown(big_conf_never_cuts_the_kernel_line,
+					make_confdir, remove_confdir),
+	cmocka_unit_test_setup_teardown(long_kernel_line_is_cut_at_a_blank_and_said,
+					make_confdir, remove_confdir),
+	cmocka_unit_test(survives_random_lines))

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_coldplug.c: which device drivers load before the root is found. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,36 +18,53 @@ static void init_with(const char *line)
 	coldplug_init(&c);
 }
 
+/* Whether each of the N PATHS loads now is NOW, for the last init_with(). */
+static void each_now(const char *const *paths, size_t n, bool now)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		unit_case_int(paths[i], coldplug_now(paths[i]), now);
+}
+
 static void storage_loads_now(void **state)
 {
+	static const char *const storage[] = {
+		"kernel/drivers/ata/ahci.ko",
+		"kernel/drivers/ata/sata_nv.ko.xz",
+		"kernel/drivers/block/virtio_blk.ko.xz",
+		"kernel/drivers/virtio/virtio_pci.ko",
+		"kernel/drivers/nvme/host/nvme.ko",
+		"kernel/drivers/scsi/mpt3sas/mpt3sas.ko",
+		"kernel/drivers/usb/storage/uas.ko",
+		"kernel/drivers/usb/host/xhci-pci.ko",
+		"kernel/drivers/mmc/host/sdhci-pci.ko",
+		"kernel/drivers/md/dm-mod.ko",
+	};
+
 	(void)state;
 	init_with("root=/dev/vda");
-	assert_true(coldplug_now("kernel/drivers/ata/ahci.ko"));
-	assert_true(coldplug_now("kernel/drivers/ata/sata_nv.ko.xz"));
-	assert_true(coldplug_now("kernel/drivers/block/virtio_blk.ko.xz"));
-	assert_true(coldplug_now("kernel/drivers/virtio/virtio_pci.ko"));
-	assert_true(coldplug_now("kernel/drivers/nvme/host/nvme.ko"));
-	assert_true(coldplug_now("kernel/drivers/scsi/mpt3sas/mpt3sas.ko"));
-	assert_true(coldplug_now("kernel/drivers/usb/storage/uas.ko"));
-	assert_true(coldplug_now("kernel/drivers/usb/host/xhci-pci.ko"));
-	assert_true(coldplug_now("kernel/drivers/mmc/host/sdhci-pci.ko"));
-	assert_true(coldplug_now("kernel/drivers/md/dm-mod.ko"));
+	each_now(storage, UNIT_COUNT(storage), true);
 }
 
 static void others_wait(void **state)
 {
+	static const char *const others[] = {
+		"kernel/drivers/input/serio/serio_raw.ko",
+		"kernel/drivers/hid/usbhid/usbhid.ko",
+		"kernel/sound/pci/hda/snd-hda-intel.ko",
+		"kernel/drivers/gpu/drm/bochs/bochs.ko",
+		"kernel/arch/x86/crypto/aesni-intel.ko",
+		"kernel/drivers/usb/serial/ftdi_sio.ko",
+		/* a prefix of a name is not its directory */
+		"kernel/drivers/atari/x.ko",
+		"kernel/drivers/blockish/x.ko",
+		"kernel/drivers/net/virtio_net.ko",
+	};
+
 	(void)state;
 	init_with("root=/dev/vda");
-	assert_false(coldplug_now("kernel/drivers/input/serio/serio_raw.ko"));
-	assert_false(coldplug_now("kernel/drivers/hid/usbhid/usbhid.ko"));
-	assert_false(coldplug_now("kernel/sound/pci/hda/snd-hda-intel.ko"));
-	assert_false(coldplug_now("kernel/drivers/gpu/drm/bochs/bochs.ko"));
-	assert_false(coldplug_now("kernel/arch/x86/crypto/aesni-intel.ko"));
-	assert_false(coldplug_now("kernel/drivers/usb/serial/ftdi_sio.ko"));
-	/* a prefix of a name is not its directory */
-	assert_false(coldplug_now("kernel/drivers/atari/x.ko"));
-	assert_false(coldplug_now("kernel/drivers/blockish/x.ko"));
-	assert_false(coldplug_now("kernel/drivers/net/virtio_net.ko"));
+	each_now(others, UNIT_COUNT(others), false);
 }
 
 /* No root on a floppy, but for root=/dev/fd0: its driver waits. */
@@ -82,7 +95,7 @@ static void legacy_ide_waits_for_a_missing_root(void **state)
 
 	(void)state;
 	init_with("root=/dev/sda1");
-	for (i = 0; i < sizeof(legacy) / sizeof(legacy[0]); i++) {
+	for (i = 0; i < UNIT_COUNT(legacy); i++) {
 		assert_int_equal(coldplug_class(legacy[i]), MODCLASS_LEGACY);
 		assert_false(coldplug_now(legacy[i]));
 	}
@@ -91,8 +104,7 @@ static void legacy_ide_waits_for_a_missing_root(void **state)
 	assert_int_equal(coldplug_class("kernel/drivers/ata/ahci.ko"),
 			 MODCLASS_BOOT);
 	coldplug_want_legacy();
-	for (i = 0; i < sizeof(legacy) / sizeof(legacy[0]); i++)
-		assert_true(coldplug_now(legacy[i]));
+	each_now(legacy, UNIT_COUNT(legacy), true);
 	assert_false(coldplug_now("kernel/drivers/input/serio/serio_raw.ko"));
 	init_with("root=/dev/sda1");	/* a new boot starts without them */
 	assert_false(coldplug_now("kernel/drivers/ata/ata_piix.ko"));
@@ -101,14 +113,24 @@ static void legacy_ide_waits_for_a_missing_root(void **state)
 /* async_probe but where the probe order names the disks (vda, vdb). */
 static void async_but_where_probes_name_disks(void **state)
 {
+	static const struct {
+		const char *path;
+		bool async;
+	} cases[] = {
+		{ "kernel/drivers/ata/ata_piix.ko", true },
+		{ "kernel/drivers/scsi/sd_mod.ko", true },
+		{ "kernel/fs/ext4/ext4.ko.xz", true },
+		{ "updates/dkms/zfs.ko", true },
+		{ "kernel/drivers/virtio/virtio_pci.ko", false },
+		{ "kernel/drivers/block/virtio_blk.ko.xz", false },
+		{ "kernel/drivers/mmc/host/sdhci-pci.ko", false },
+	};
+	size_t i;
+
 	(void)state;
-	assert_true(coldplug_async("kernel/drivers/ata/ata_piix.ko"));
-	assert_true(coldplug_async("kernel/drivers/scsi/sd_mod.ko"));
-	assert_true(coldplug_async("kernel/fs/ext4/ext4.ko.xz"));
-	assert_true(coldplug_async("updates/dkms/zfs.ko"));
-	assert_false(coldplug_async("kernel/drivers/virtio/virtio_pci.ko"));
-	assert_false(coldplug_async("kernel/drivers/block/virtio_blk.ko.xz"));
-	assert_false(coldplug_async("kernel/drivers/mmc/host/sdhci-pci.ko"));
+	for (i = 0; i < UNIT_COUNT(cases); i++)
+		unit_case_int(cases[i].path, coldplug_async(cases[i].path),
+			      cases[i].async);
 }
 
 static void outside_kernel_loads_now(void **state)
@@ -136,17 +158,11 @@ static void nics_with_ip(void **state)
 	assert_true(coldplug_now("kernel/drivers/net/virtio_net.ko"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(storage_loads_now),
-		cmocka_unit_test(others_wait),
-		cmocka_unit_test(floppy_waits),
-		cmocka_unit_test(legacy_ide_waits_for_a_missing_root),
-		cmocka_unit_test(async_but_where_probes_name_disks),
-		cmocka_unit_test(outside_kernel_loads_now),
-		cmocka_unit_test(nics_with_ip),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(storage_loads_now),
+	cmocka_unit_test(others_wait),
+	cmocka_unit_test(floppy_waits),
+	cmocka_unit_test(legacy_ide_waits_for_a_missing_root),
+	cmocka_unit_test(async_but_where_probes_name_disks),
+	cmocka_unit_test(outside_kernel_loads_now),
+	cmocka_unit_test(nics_with_ip))

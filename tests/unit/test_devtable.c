@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_devtable.c: the device table's sizes, cells and alignment. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -129,14 +125,8 @@ static void empty_list_is_the_header(void **state)
 	assert_string_equal(lines[0], "NAME MAJ:MIN SIZE TYPE UUID LABEL PARTUUID PARTLABEL");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sizes_are_human),
-		cmocka_unit_test(table_is_aligned_with_dashes),
-		cmocka_unit_test(labels_cannot_drive_the_console),
-		cmocka_unit_test(empty_list_is_the_header),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(sizes_are_human),
+	cmocka_unit_test(table_is_aligned_with_dashes),
+	cmocka_unit_test(labels_cannot_drive_the_console),
+	cmocka_unit_test(empty_list_is_the_header))

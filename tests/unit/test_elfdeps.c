@@ -3,11 +3,7 @@
  * test_elfdeps.c: mkrescue's ELF reader (rescue/mkrescue/closure/elfdeps.c) and
  * library resolver (ldpath.c), on the host's real programs.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -240,41 +236,24 @@ static void runpath_origin_comes_first(void **state)
 	assert_non_null(shipped(&lp, path));
 	assert_null(shipped(&lp, "/lib/x86_64-linux-gnu/libc.so.6"));
 	ldpath_free(&lp);
-	unlink(link);
-	rmdir(lib);
-	snprintf(path, sizeof(path), "%s/bin/prog.so", top);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/bin", top);
-	rmdir(path);
-	rmdir(top);
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(unit_rm_rf(top), 0);
 }
 
 /* ld.so.conf: comments, hwcap, DIR=TYPE, relative includes in glob order. */
 static void ld_so_conf_is_read_with_its_includes(void **state)
 {
-	char top[] = "/tmp/test_elfdeps.XXXXXX", path[128], d[128];
+	char top[] = "/tmp/test_elfdeps.XXXXXX", path[128];
 	struct ldconf c = { 0 };
 
 	(void)state;
 	assert_non_null(mkdtemp(top));
-	snprintf(d, sizeof(d), "%s/conf.d", top);
-	assert_int_equal(mkdir(d, 0755), 0);
-	snprintf(path, sizeof(path), "%s/conf.d/b.conf", top);
-	write_file(path, "/b/lib\n/a/lib # again\n");
-	snprintf(path, sizeof(path), "%s/conf.d/a.conf", top);
-	write_file(path, "# a\n  /a/lib/  \ninclude /nonexistent/*.conf\n");
+	unit_put(top, "conf.d/b.conf", "/b/lib\n/a/lib # again\n");
+	unit_put(top, "conf.d/a.conf",
+		 "# a\n  /a/lib/  \ninclude /nonexistent/*.conf\n");
+	unit_put(top, "ld.so.conf",
+		 "/first\ninclude conf.d/*.conf\nhwcap 0 nosegneg\n"
+		 "/old/lib=libc5\nrelative/lib\n\t/last\t\n");
 	snprintf(path, sizeof(path), "%s/ld.so.conf", top);
-	write_file(path, "/first\ninclude conf.d/*.conf\nhwcap 0 nosegneg\n"
-		   "/old/lib=libc5\nrelative/lib\n\t/last\t\n");
 	assert_int_equal(ldconf_read_depth(&c, path, 0), 0);
 	assert_int_equal(c.count, 5);
 	assert_string_equal(c.dirs[0], "/first");
@@ -284,19 +263,13 @@ static void ld_so_conf_is_read_with_its_includes(void **state)
 	assert_string_equal(c.dirs[4], "/last");
 	ldconf_free(&c);
 	/* A file that includes itself ends at the depth limit. */
-	write_file(path, "include ld.so.conf\n/loop\n");
+	unit_put(top, "ld.so.conf", "include ld.so.conf\n/loop\n");
 	assert_int_equal(ldconf_read_depth(&c, path, 0), 0);
 	assert_int_equal(c.count, 1);
 	ldconf_free(&c);
 	assert_int_equal(ldconf_read_depth(&c, "/nonexistent/ld.so.conf", 0), 0);
 	assert_int_equal(c.count, 0);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/conf.d/a.conf", top);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/conf.d/b.conf", top);
-	unlink(path);
-	rmdir(d);
-	rmdir(top);
+	assert_int_equal(unit_rm_rf(top), 0);
 }
 
 /* A directory of ld.so.conf comes before the standard ones, as the cache. */
@@ -317,43 +290,44 @@ static void ld_so_conf_directories_come_first(void **state)
 
 static void origin_is_expanded(void **state)
 {
+	static const struct {
+		const char *path, *origin, *want;	/* NULL: refused */
+	} cases[] = {
+		{ "$ORIGIN/../lib", "/opt/x/bin", "/opt/x/bin/../lib" },
+		{ "${ORIGIN}/a:$ORIGIN", "/o", "/o/a:/o" },
+		{ "/usr/lib", "/o", "/usr/lib" },
+		{ "", "/o", "" },
+		{ "$ORIGINX/lib", "/o", NULL },
+		{ "/usr/$LIB", "/o", NULL },
+		{ "$PLATFORM", "/o", NULL },
+	};
+	size_t i;
 	char *out;
 
 	(void)state;
-	assert_int_equal(ldpath_expand_origin("$ORIGIN/../lib", "/opt/x/bin", &out), 0);
-	assert_string_equal(out, "/opt/x/bin/../lib");
-	free(out);
-	assert_int_equal(ldpath_expand_origin("${ORIGIN}/a:$ORIGIN", "/o", &out), 0);
-	assert_string_equal(out, "/o/a:/o");
-	free(out);
-	assert_int_equal(ldpath_expand_origin("/usr/lib", "/o", &out), 0);
-	assert_string_equal(out, "/usr/lib");
-	free(out);
-	assert_int_equal(ldpath_expand_origin("", "/o", &out), 0);
-	assert_string_equal(out, "");
-	free(out);
-	assert_int_equal(ldpath_expand_origin("$ORIGINX/lib", "/o", &out), -EINVAL);
-	assert_int_equal(ldpath_expand_origin("/usr/$LIB", "/o", &out), -EINVAL);
-	assert_int_equal(ldpath_expand_origin("$PLATFORM", "/o", &out), -EINVAL);
+	for (i = 0; i < UNIT_COUNT(cases); i++) {
+		unit_case_int(cases[i].path,
+			      ldpath_expand_origin(cases[i].path,
+						   cases[i].origin, &out),
+			      cases[i].want ? 0 : -EINVAL);
+		if (!cases[i].want)
+			continue;
+		unit_case_str(cases[i].path, out, cases[i].want);
+		free(out);
+	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(dynamic_program_has_interp_and_needed),
-		cmocka_unit_test(static_program_has_neither),
-		cmocka_unit_test(not_elf_and_missing_are_errors),
-		cmocka_unit_test(truncated_copies_are_safe),
-		cmocka_unit_test(closure_has_loader_libraries_and_libgcc_s),
-		cmocka_unit_test(static_program_needs_nothing),
-		cmocka_unit_test(missing_library_is_an_error),
-		cmocka_unit_test(given_directories_are_searched),
-		cmocka_unit_test(seeds_have_runpath_rpath_and_interp),
-		cmocka_unit_test(runpath_origin_comes_first),
-		cmocka_unit_test(origin_is_expanded),
-		cmocka_unit_test(ld_so_conf_is_read_with_its_includes),
-		cmocka_unit_test(ld_so_conf_directories_come_first),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(dynamic_program_has_interp_and_needed),
+	cmocka_unit_test(static_program_has_neither),
+	cmocka_unit_test(not_elf_and_missing_are_errors),
+	cmocka_unit_test(truncated_copies_are_safe),
+	cmocka_unit_test(closure_has_loader_libraries_and_libgcc_s),
+	cmocka_unit_test(static_program_needs_nothing),
+	cmocka_unit_test(missing_library_is_an_error),
+	cmocka_unit_test(given_directories_are_searched),
+	cmocka_unit_test(seeds_have_runpath_rpath_and_interp),
+	cmocka_unit_test(runpath_origin_comes_first),
+	cmocka_unit_test(origin_is_expanded),
+	cmocka_unit_test(ld_so_conf_is_read_with_its_includes),
+	cmocka_unit_test(ld_so_conf_directories_come_first))

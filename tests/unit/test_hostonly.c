@@ -6,11 +6,7 @@
  * the root filesystem's module; and nothing of a device that holds no
  * block device.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -71,14 +67,7 @@ static void mkdirs(const char *rel)
 
 static void put(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	unit_put(top, rel, text);
 }
 
 static void link_to(const char *target, const char *rel)
@@ -142,11 +131,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd);
+	return unit_rm_rf(top);
 }
 
 static void test_drivers_of_the_disk_and_its_parents(void **state)
@@ -211,14 +197,8 @@ static void test_errors_are_returned(void **state)
 	assert_int_equal(hostonly_walk(sysfs, nosys, collect, NULL), -ENOENT);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_drivers_of_the_disk_and_its_parents),
-		cmocka_unit_test(test_layers_and_root_filesystem),
-		cmocka_unit_test(test_device_without_disk_is_left_out),
-		cmocka_unit_test(test_errors_are_returned),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_MAIN(setup, teardown,
+	cmocka_unit_test(test_drivers_of_the_disk_and_its_parents),
+	cmocka_unit_test(test_layers_and_root_filesystem),
+	cmocka_unit_test(test_device_without_disk_is_left_out),
+	cmocka_unit_test(test_errors_are_returned))

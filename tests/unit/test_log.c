@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_log.c: the logger's records: level, prefix, cutting, debug, quiet. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -155,18 +151,12 @@ static void clock_is_monotonic_us(void **state)
 	assert_true(b < a + 2000000);
 }
 
-int main(void)
-{
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
-	const struct CMUnitTest tests[] = {
-		T(records_have_level_and_prefix),
-		T(debug_only_when_asked),
-		T(long_lines_are_cut_into_records),
-		T(lines_become_records),
-		cmocka_unit_test(cut_never_splits_a_character),
-		T(console_without_kmsg),
-		cmocka_unit_test(clock_is_monotonic_us),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	T(records_have_level_and_prefix),
+	T(debug_only_when_asked),
+	T(long_lines_are_cut_into_records),
+	T(lines_become_records),
+	cmocka_unit_test(cut_never_splits_a_character),
+	T(console_without_kmsg),
+	cmocka_unit_test(clock_is_monotonic_us))

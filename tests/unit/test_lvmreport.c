@@ -5,11 +5,7 @@
  * PV found, one missing, lvm's warnings between), and the dm names lvm
  * gives LVs.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <string.h>
@@ -40,60 +36,61 @@ static void parses_found_and_missing_pvs(void **state)
 	assert_int_equal(lvmreport_parse(span_output, r, 1), 1);
 }
 
-static int line(const char *s, struct lvm_pv_record *r)
+/* The record line() read. */
+static struct lvm_pv_record rec;
+
+static int line(const char *s)
 {
-	return lvmreport_parse_line(s, strlen(s), r);
+	return lvmreport_parse_line(s, strlen(s), &rec);
 }
 
 static void an_orphan_pv_has_no_vg(void **state)
 {
-	struct lvm_pv_record r;
-
 	(void)state;
 	assert_int_equal(line("  LVM2_PV_NAME='/dev/vdc' LVM2_PV_UUID='abc-def' "
-			      "LVM2_PV_MISSING='' LVM2_VG_NAME='' LVM2_VG_UUID=''", &r), 0);
-	assert_string_equal(r.vg_name, "");
+			      "LVM2_PV_MISSING='' LVM2_VG_NAME='' LVM2_VG_UUID=''"), 0);
+	assert_string_equal(rec.vg_name, "");
 	/* a VG UUID without a name is not lvm's */
 	assert_int_equal(line("LVM2_PV_NAME='/dev/vdc' LVM2_PV_UUID='abc' "
-			      "LVM2_PV_MISSING='' LVM2_VG_NAME='' LVM2_VG_UUID='x'", &r), -EINVAL);
+			      "LVM2_PV_MISSING='' LVM2_VG_NAME='' LVM2_VG_UUID='x'"), -EINVAL);
 }
 
 static void a_device_name_may_hold_quotes_and_spaces(void **state)
 {
-	struct lvm_pv_record r;
-
 	(void)state;
 	assert_int_equal(line("LVM2_PV_NAME='/dev/disk/a b'c' LVM2_PV_UUID='u1' "
-			      "LVM2_PV_MISSING='' LVM2_VG_NAME='vg' LVM2_VG_UUID='u2'\r", &r), 0);
-	assert_string_equal(r.pv_name, "/dev/disk/a b'c");
+			      "LVM2_PV_MISSING='' LVM2_VG_NAME='vg' LVM2_VG_UUID='u2'\r"), 0);
+	assert_string_equal(rec.pv_name, "/dev/disk/a b'c");
 }
 
 static void refuses_what_lvm_would_not_write(void **state)
 {
-	struct lvm_pv_record r;
+	static const struct unit_refusal bad[] = {
+		/* not a report line */
+		{ "  WARNING: LVM2_PV_NAME='x'", -ENOENT, NULL },
+		{ "", -ENOENT, NULL },
+		/* a field missing */
+		{ "LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID='u' "
+		  "LVM2_VG_NAME='vg' LVM2_VG_UUID='u'", -EINVAL, NULL },
+		/* no closing quote, no quote, garbage between */
+		{ "LVM2_PV_NAME='/dev/vda LVM2_PV_UUID", -EINVAL, NULL },
+		{ "LVM2_PV_NAME=/dev/vda", -EINVAL, NULL },
+		{ "LVM2_PV_NAME='a' x LVM2_PV_UUID='u'", -EINVAL, NULL },
+		/* a VG name lvm refuses: it would reach lvm's command line */
+		{ "LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID='u' LVM2_PV_MISSING='' "
+		  "LVM2_VG_NAME='a\"b' LVM2_VG_UUID='u'", -EINVAL, NULL },
+		{ "LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID='u' LVM2_PV_MISSING='' "
+		  "LVM2_VG_NAME='-vg' LVM2_VG_UUID='u'", -EINVAL, NULL },
+		{ "LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID='u u' LVM2_PV_MISSING='' "
+		  "LVM2_VG_NAME='vg' LVM2_VG_UUID='u'", -EINVAL, NULL },
+		/* a UUID too long for its field */
+		{ "LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID="
+		  "'0123456789012345678901234567890123456789' LVM2_PV_MISSING='' "
+		  "LVM2_VG_NAME='vg' LVM2_VG_UUID='u'", -EINVAL, NULL },
+	};
 
 	(void)state;
-	/* not a report line */
-	assert_int_equal(line("  WARNING: LVM2_PV_NAME='x'", &r), -ENOENT);
-	assert_int_equal(line("", &r), -ENOENT);
-	/* a field missing */
-	assert_int_equal(line("LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID='u' "
-			      "LVM2_VG_NAME='vg' LVM2_VG_UUID='u'", &r), -EINVAL);
-	/* no closing quote, no quote, garbage between */
-	assert_int_equal(line("LVM2_PV_NAME='/dev/vda LVM2_PV_UUID", &r), -EINVAL);
-	assert_int_equal(line("LVM2_PV_NAME=/dev/vda", &r), -EINVAL);
-	assert_int_equal(line("LVM2_PV_NAME='a' x LVM2_PV_UUID='u'", &r), -EINVAL);
-	/* a VG name lvm refuses: it would reach lvm's command line */
-	assert_int_equal(line("LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID='u' LVM2_PV_MISSING='' "
-			      "LVM2_VG_NAME='a\"b' LVM2_VG_UUID='u'", &r), -EINVAL);
-	assert_int_equal(line("LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID='u' LVM2_PV_MISSING='' "
-			      "LVM2_VG_NAME='-vg' LVM2_VG_UUID='u'", &r), -EINVAL);
-	assert_int_equal(line("LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID='u u' LVM2_PV_MISSING='' "
-			      "LVM2_VG_NAME='vg' LVM2_VG_UUID='u'", &r), -EINVAL);
-	/* a UUID too long for its field */
-	assert_int_equal(line("LVM2_PV_NAME='/dev/vda' LVM2_PV_UUID="
-			      "'0123456789012345678901234567890123456789' LVM2_PV_MISSING='' "
-			      "LVM2_VG_NAME='vg' LVM2_VG_UUID='u'", &r), -EINVAL);
+	unit_refused(line, NULL, bad, UNIT_COUNT(bad));
 }
 
 static void splits_dm_names_as_lvm_mangles_them(void **state)
@@ -134,16 +131,10 @@ static void uuids_compare_without_dashes(void **state)
 	assert_true(lvmreport_same_uuid("", "--"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(parses_found_and_missing_pvs),
-		cmocka_unit_test(an_orphan_pv_has_no_vg),
-		cmocka_unit_test(a_device_name_may_hold_quotes_and_spaces),
-		cmocka_unit_test(refuses_what_lvm_would_not_write),
-		cmocka_unit_test(splits_dm_names_as_lvm_mangles_them),
-		cmocka_unit_test(uuids_compare_without_dashes),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(parses_found_and_missing_pvs),
+	cmocka_unit_test(an_orphan_pv_has_no_vg),
+	cmocka_unit_test(a_device_name_may_hold_quotes_and_spaces),
+	cmocka_unit_test(refuses_what_lvm_would_not_write),
+	cmocka_unit_test(splits_dm_names_as_lvm_mangles_them),
+	cmocka_unit_test(uuids_compare_without_dashes))

@@ -4,11 +4,7 @@
  * mdadm writes them (super1.c, super0.c): what the kernel would take
  * is parsed, what it would refuse is refused.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <string.h>
@@ -123,6 +119,36 @@ static void sb090(unsigned char *b, unsigned slot, unsigned n, uint64_t off)
 	csum090(b);
 }
 
+/* The superblock the tests make, and what mdsuper_parse() read of it. */
+static unsigned char b[MDSUPER_READ];
+static struct mdsuper sb;
+
+/* A 0.90 member of 32 MiB: where its superblock is. */
+#define OFF090 ((32ULL << 20) - 65536)
+
+/* The first LEN bytes of b parsed as a 1.2 superblock, at 4 KiB. */
+static int parse12(size_t len)
+{
+	return mdsuper_parse(b, len, MDSB_12, 4096, &sb);
+}
+
+/* The first LEN bytes of b parsed as a 0.90 superblock, at OFF090. */
+static int parse090(size_t len)
+{
+	return mdsuper_parse(b, len, MDSB_090, OFF090, &sb);
+}
+
+/* What sb1() and sb090() write alike, read back: slot 1 of 2, clean. */
+static void assert_slot_1_of_2(void)
+{
+	assert_memory_equal(sb.uuid, uuid, 16);
+	assert_int_equal(sb.level, 1);
+	assert_int_equal(sb.raid_disks, 2);
+	assert_int_equal(sb.role, 1);
+	assert_int_equal(sb.events, 0x100000007ULL);
+	assert_true(sb.clean);
+}
+
 static void offsets_are_where_the_kernel_looks(void **state)
 {
 	uint64_t mib32 = 32ULL << 20;
@@ -143,22 +169,14 @@ static void offsets_are_where_the_kernel_looks(void **state)
 
 static void parses_a_12_member(void **state)
 {
-	unsigned char b[MDSUPER_READ];
-	struct mdsuper sb;
-
 	(void)state;
 	sb1(b, 1, 2, 8);
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_12, 4096, &sb), 0);
+	assert_int_equal(parse12(sizeof(b)), 0);
 	assert_int_equal(sb.major, 1);
 	assert_int_equal(sb.minor, 2);
 	assert_string_equal(mdsuper_version(&sb), "1.2");
-	assert_memory_equal(sb.uuid, uuid, 16);
+	assert_slot_1_of_2();
 	assert_string_equal(sb.name, "host:root");
-	assert_int_equal(sb.level, 1);
-	assert_int_equal(sb.raid_disks, 2);
-	assert_int_equal(sb.role, 1);
-	assert_int_equal(sb.events, 0x100000007ULL);
-	assert_true(sb.clean);
 	assert_true(sb.has_dev_uuid);
 	assert_int_equal(sb.dev_uuid[0], 0x42);
 	assert_int_equal(sb.preferred_minor, -1);
@@ -168,9 +186,6 @@ static void parses_a_12_member(void **state)
 /* The same superblock is 1.0 or 1.1 only where those keep theirs. */
 static void a_12_superblock_is_not_another_kind(void **state)
 {
-	unsigned char b[MDSUPER_READ];
-	struct mdsuper sb;
-
 	(void)state;
 	sb1(b, 0, 2, 8);
 	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_11, 0, &sb),
@@ -184,136 +199,104 @@ static void a_12_superblock_is_not_another_kind(void **state)
 
 static void refuses_what_the_kernel_refuses(void **state)
 {
-	unsigned char b[MDSUPER_READ];
-	struct mdsuper sb;
-
 	(void)state;
 	memset(b, 0, sizeof(b));
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_12, 4096, &sb),
-			 -ENOENT);
+	assert_int_equal(parse12(sizeof(b)), -ENOENT);
 	sb1(b, 0, 2, 8);
 	b[40] ^= 1;				/* the name, after the sum */
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_12, 4096, &sb),
-			 -EBADMSG);
+	assert_int_equal(parse12(sizeof(b)), -EBADMSG);
 	sb1(b, 0, 2, 8);
 	b[230] = 1;				/* pad3: a newer feature */
 	csum1(b);
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_12, 4096, &sb),
-			 -EINVAL);
+	assert_int_equal(parse12(sizeof(b)), -EINVAL);
 	sb1(b, 0, 2, 8);
 	put32(b + 220, 5000);			/* max_dev past 4 KiB */
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_12, 4096, &sb),
-			 -EINVAL);
+	assert_int_equal(parse12(sizeof(b)), -EINVAL);
 	sb1(b, 0, 2, 8);
 	put32(b + 4, 2);			/* major version 2 */
 	csum1(b);
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_12, 4096, &sb),
-			 -EINVAL);
+	assert_int_equal(parse12(sizeof(b)), -EINVAL);
 	sb1(b, 0, 2, 8);
-	assert_int_equal(mdsuper_parse(b, 200, MDSB_12, 4096, &sb), -ENOENT);
-	assert_int_equal(mdsuper_parse(b, 257, MDSB_12, 4096, &sb), -EINVAL);
+	assert_int_equal(parse12(200), -ENOENT);
+	assert_int_equal(parse12(257), -EINVAL);
 }
 
 static void spares_and_faulty_members_have_no_slot(void **state)
 {
-	unsigned char b[MDSUPER_READ];
-	struct mdsuper sb;
-
 	(void)state;
 	sb1(b, 1, 2, 8);
 	b[258] = 0xff;
 	b[259] = 0xff;
 	csum1(b);
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_12, 4096, &sb), 0);
+	assert_int_equal(parse12(sizeof(b)), 0);
 	assert_int_equal(sb.role, MDSUPER_SPARE);
 	b[258] = 0xfe;
 	csum1(b);
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_12, 4096, &sb), 0);
+	assert_int_equal(parse12(sizeof(b)), 0);
 	assert_int_equal(sb.role, MDSUPER_FAULTY);
 	sb1(b, 7, 2, 8);			/* beyond max_dev: a spare */
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_12, 4096, &sb), 0);
+	assert_int_equal(parse12(sizeof(b)), 0);
 	assert_int_equal(sb.role, MDSUPER_SPARE);
 }
 
 static void parses_a_090_member(void **state)
 {
-	unsigned char b[MDSUPER_READ];
-	uint64_t off = (32ULL << 20) - 65536;
-	struct mdsuper sb;
-
 	(void)state;
-	sb090(b, 1, 2, off);
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_090, off, &sb), 0);
+	sb090(b, 1, 2, OFF090);
+	assert_int_equal(parse090(sizeof(b)), 0);
 	assert_string_equal(mdsuper_version(&sb), "0.90");
-	assert_memory_equal(sb.uuid, uuid, 16);	/* as mdadm prints it */
+	assert_slot_1_of_2();	/* the uuid as mdadm prints it */
 	assert_string_equal(sb.name, "");
-	assert_int_equal(sb.raid_disks, 2);
-	assert_int_equal(sb.role, 1);
 	assert_int_equal(sb.preferred_minor, 3);
-	assert_int_equal(sb.events, 0x100000007ULL);
-	assert_true(sb.clean);
 	assert_false(sb.has_dev_uuid);
 }
 
 static void refuses_a_damaged_090_member(void **state)
 {
-	unsigned char b[MDSUPER_READ];
-	uint64_t off = (32ULL << 20) - 65536;
-	struct mdsuper sb;
-
 	(void)state;
-	sb090(b, 0, 2, off);
+	sb090(b, 0, 2, OFF090);
 	b[4 * 7] = 5;				/* level, after the sum */
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_090, off, &sb),
-			 -EBADMSG);
-	sb090(b, 0, 2, off);
-	w(b, 8, (uint32_t)(off / 1024) + 1);	/* data over the superblock */
+	assert_int_equal(parse090(sizeof(b)), -EBADMSG);
+	sb090(b, 0, 2, OFF090);
+	w(b, 8, (uint32_t)(OFF090 / 1024) + 1);	/* data over the superblock */
 	csum090(b);
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_090, off, &sb),
-			 -EINVAL);
-	sb090(b, 0, 2, off);
+	assert_int_equal(parse090(sizeof(b)), -EINVAL);
+	sb090(b, 0, 2, OFF090);
 	w(b, 992, 27);				/* this_disk past disks[] */
 	csum090(b);
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_090, off, &sb),
-			 -EINVAL);
-	sb090(b, 0, 2, off);
-	assert_int_equal(mdsuper_parse(b, 4095, MDSB_090, off, &sb), -EINVAL);
+	assert_int_equal(parse090(sizeof(b)), -EINVAL);
+	sb090(b, 0, 2, OFF090);
+	assert_int_equal(parse090(4095), -EINVAL);
 	w(b, 996, 1);				/* faulty */
 	w(b, 128 + 4, 1);
 	csum090(b);
-	assert_int_equal(mdsuper_parse(b, sizeof(b), MDSB_090, off, &sb), 0);
+	assert_int_equal(parse090(sizeof(b)), 0);
 	assert_int_equal(sb.role, MDSUPER_FAULTY);
 }
 
 static void redundancy_by_level(void **state)
 {
-	struct mdsuper sb = { .raid_disks = 4 };
+	struct mdsuper md = { .raid_disks = 4 };
 
 	(void)state;
-	sb.level = 1;
-	assert_int_equal(mdsuper_redundancy(&sb), 3);
-	sb.level = 5;
-	assert_int_equal(mdsuper_redundancy(&sb), 1);
-	sb.level = 6;
-	assert_int_equal(mdsuper_redundancy(&sb), 2);
-	sb.level = 0;
-	assert_int_equal(mdsuper_redundancy(&sb), 0);
-	sb.level = -1;
-	assert_int_equal(mdsuper_redundancy(&sb), 0);
+	md.level = 1;
+	assert_int_equal(mdsuper_redundancy(&md), 3);
+	md.level = 5;
+	assert_int_equal(mdsuper_redundancy(&md), 1);
+	md.level = 6;
+	assert_int_equal(mdsuper_redundancy(&md), 2);
+	md.level = 0;
+	assert_int_equal(mdsuper_redundancy(&md), 0);
+	md.level = -1;
+	assert_int_equal(mdsuper_redundancy(&md), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(offsets_are_where_the_kernel_looks),
-		cmocka_unit_test(parses_a_12_member),
-		cmocka_unit_test(a_12_superblock_is_not_another_kind),
-		cmocka_unit_test(refuses_what_the_kernel_refuses),
-		cmocka_unit_test(spares_and_faulty_members_have_no_slot),
-		cmocka_unit_test(parses_a_090_member),
-		cmocka_unit_test(refuses_a_damaged_090_member),
-		cmocka_unit_test(redundancy_by_level),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(offsets_are_where_the_kernel_looks),
+	cmocka_unit_test(parses_a_12_member),
+	cmocka_unit_test(a_12_superblock_is_not_another_kind),
+	cmocka_unit_test(refuses_what_the_kernel_refuses),
+	cmocka_unit_test(spares_and_faulty_members_have_no_slot),
+	cmocka_unit_test(parses_a_090_member),
+	cmocka_unit_test(refuses_a_damaged_090_member),
+	cmocka_unit_test(redundancy_by_level))

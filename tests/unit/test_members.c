@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_members.c: devices that are part of an array or a volume. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,14 +97,8 @@ static void a_multi_device_btrfs_is_refused_a_single_one_is_not(void **state)
 	unlink(path);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(names_the_whole_a_member_belongs_to),
-		cmocka_unit_test(escapes_what_comes_from_the_disk),
-		cmocka_unit_test(counts_the_devices_of_a_btrfs_filesystem),
-		cmocka_unit_test(a_multi_device_btrfs_is_refused_a_single_one_is_not),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(names_the_whole_a_member_belongs_to),
+	cmocka_unit_test(escapes_what_comes_from_the_disk),
+	cmocka_unit_test(counts_the_devices_of_a_btrfs_filesystem),
+	cmocka_unit_test(a_multi_device_btrfs_is_refused_a_single_one_is_not))

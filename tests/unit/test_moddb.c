@@ -6,11 +6,7 @@
  * undefined behaviour (UBSan: "null pointer passed as argument 1").
  * And a modules.dep with tabs between the dependencies.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,18 +17,6 @@
 #include "mkrescue.h"
 
 static char dir[] = "/tmp/test_moddb.XXXXXX";
-
-static void put(const char *name, const char *text)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
 
 static void drop(const char *name)
 {
@@ -62,7 +46,7 @@ static void no_builtin_file(void **state)
 	struct moddb *db;
 
 	(void)state;
-	put("modules.dep", "kernel/fs/ext4/ext4.ko:\n");
+	unit_put(dir, "modules.dep", "kernel/fs/ext4/ext4.ko:\n");
 	drop("modules.builtin");
 	assert_int_equal(moddb_load(&db, dir), 0);
 	assert_false(moddb_is_builtin(db, "ext4"));
@@ -77,8 +61,8 @@ static void empty_dep_file(void **state)
 	struct moddb *db;
 
 	(void)state;
-	put("modules.dep", "");
-	put("modules.builtin", "");
+	unit_put(dir, "modules.dep", "");
+	unit_put(dir, "modules.builtin", "");
 	assert_int_equal(moddb_load(&db, dir), 0);
 	assert_int_equal(moddb_find(db, "ext4"), -ENOENT);
 	assert_false(moddb_is_builtin(db, "ext4"));
@@ -92,9 +76,9 @@ static void tab_separated_deps(void **state)
 	ssize_t a;
 
 	(void)state;
-	put("modules.dep", "kernel/a.ko:\tkernel/b.ko\tkernel/c.ko\n"
+	unit_put(dir, "modules.dep", "kernel/a.ko:\tkernel/b.ko\tkernel/c.ko\n"
 	    "kernel/b.ko:\nkernel/c.ko:\n");
-	put("modules.builtin", "");
+	unit_put(dir, "modules.builtin", "");
 	assert_int_equal(moddb_load(&db, dir), 0);
 	a = moddb_find(db, "a");
 	assert_true(a >= 0);
@@ -112,14 +96,8 @@ static void empty_list_finishes(void **state)
 	list_free(&l);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(no_builtin_file),
-		cmocka_unit_test(empty_dep_file),
-		cmocka_unit_test(tab_separated_deps),
-		cmocka_unit_test(empty_list_finishes),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_MAIN(setup, teardown,
+	cmocka_unit_test(no_builtin_file),
+	cmocka_unit_test(empty_dep_file),
+	cmocka_unit_test(tab_separated_deps),
+	cmocka_unit_test(empty_list_finishes))

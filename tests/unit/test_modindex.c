@@ -4,11 +4,7 @@
  * .builtin, the parser of both programs) and rescue-init's load order
  * over it (modload_order() of rescue/init/modules/modload.c).
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -82,25 +78,35 @@ static int fake_load(void *ctx, const struct module *m, const char *reason)
 	return 0;
 }
 
-static size_t position(const char *name)
+/* Where NAME stands in the load order, or -1: never loaded. */
+static ssize_t load_index(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < nloaded; i++)
 		if (!strcmp(loaded[i], name))
-			return i;
-	fail_msg("%s was not loaded", name);
-	return 0;
+			return (ssize_t)i;
+	return -1;
+}
+
+static size_t position(const char *name)
+{
+	ssize_t i = load_index(name);
+
+	if (i < 0)
+		fail_msg("%s was not loaded", name);
+	return (size_t)i;
+}
+
+/* modload_order() of NAME over ix, loading by fake_load(). */
+static int order(const char *name)
+{
+	return modload_order(&ix, name, fake_load, NULL);
 }
 
 static bool was_loaded(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < nloaded; i++)
-		if (!strcmp(loaded[i], name))
-			return true;
-	return false;
+	return load_index(name) >= 0;
 }
 
 static int setup(void **state)
@@ -171,7 +177,7 @@ static void parses_the_indexes(void **state)
 static void dependencies_load_first(void **state)
 {
 	(void)state;
-	assert_int_equal(modload_order(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 4);
+	assert_int_equal(order("virtio:d00000002v00001AF4"), 4);
 	assert_int_equal(nloaded, 4);
 	assert_true(position("virtio_ring") < position("virtio_blk"));
 	assert_true(position("virtio") < position("virtio_blk"));
@@ -181,56 +187,51 @@ static void dependencies_load_first(void **state)
 static void each_module_loads_once(void **state)
 {
 	(void)state;
-	assert_int_equal(modload_order(&ix, "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00",
-				       fake_load, NULL), 3);
-	assert_int_equal(modload_order(&ix, "pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc00i00",
-				       fake_load, NULL), 0);
-	assert_int_equal(modload_order(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 2);
+	assert_int_equal(order("pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00"), 3);
+	assert_int_equal(order("pci:v00001AF4d00001042sv00001AF4sd00001100bc01sc00i00"), 0);
+	assert_int_equal(order("virtio:d00000002v00001AF4"), 2);
 	assert_int_equal(nloaded, 5);	/* virtio, virtio_ring once */
-	assert_int_equal(modload_order(&ix, "virtio_blk", fake_load, NULL), 0);
+	assert_int_equal(order("virtio_blk"), 0);
 }
 
 static void softdep_aliases_resolve_to_every_module(void **state)
 {
 	(void)state;
-	assert_int_equal(modload_order(&ix, "fs-ext4", fake_load, NULL), 6);
+	assert_int_equal(order("fs-ext4"), 6);
 	assert_true(position("crc32c_generic") < position("jbd2"));
 	assert_true(position("crc32c_intel") < position("jbd2"));
 	assert_true(position("jbd2") < position("ext4"));
 	assert_true(position("mbcache") < position("ext4"));
 	assert_true(position("crc16") < position("ext4"));
 	assert_string_equal(loaded[nloaded - 1], "ext4");
-	assert_int_equal(modload_order(&ix, "fs-ext3", fake_load, NULL), 0);
+	assert_int_equal(order("fs-ext3"), 0);
 }
 
 static void builtin_modules_are_skipped(void **state)
 {
 	(void)state;
-	assert_int_equal(modload_order(&ix, "libata", fake_load, NULL), 0);
-	assert_int_equal(modload_order(&ix, "fs-builtinfs", fake_load, NULL), 0);
+	assert_int_equal(order("libata"), 0);
+	assert_int_equal(order("fs-builtinfs"), 0);
 	assert_int_equal(nloaded, 0);
 }
 
 static void fnmatch_patterns(void **state)
 {
 	(void)state;
-	assert_int_equal(modload_order(&ix, "pci:v0000106Bd00002003sv00sd00bc00sc00i00",
-				       fake_load, NULL), 3);
+	assert_int_equal(order("pci:v0000106Bd00002003sv00sd00bc00sc00i00"), 3);
 	assert_true(was_loaded("nvme"));
 	assert_true(position("nvme_core") < position("nvme"));
 	nloaded = 0;
-	assert_int_equal(modload_order(&ix, "pci:v0000106Bd00002002sv00sd00bc00sc00i00",
-				       fake_load, NULL), -ENOENT);
-	assert_int_equal(modload_order(&ix, "cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0094,00E9",
-				       fake_load, NULL), 1);
+	assert_int_equal(order("pci:v0000106Bd00002002sv00sd00bc00sc00i00"), -ENOENT);
+	assert_int_equal(order("cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0094,00E9"), 1);
 	assert_string_equal(loaded[0], "crc32c_intel");
 }
 
 static void unknown_names_are_enoent(void **state)
 {
 	(void)state;
-	assert_int_equal(modload_order(&ix, "usb:v1234p5678", fake_load, NULL), -ENOENT);
-	assert_int_equal(modload_order(&ix, "gcm", fake_load, NULL), -ENOENT);
+	assert_int_equal(order("usb:v1234p5678"), -ENOENT);
+	assert_int_equal(order("gcm"), -ENOENT);
 	assert_int_equal(nloaded, 0);
 }
 
@@ -239,8 +240,8 @@ static void failed_modules_are_not_retried(void **state)
 	(void)state;
 	fail_name = "virtio_blk";
 	fail_with = -ENODEV;
-	assert_int_equal(modload_order(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 3);
-	assert_int_equal(modload_order(&ix, "virtio:d00000002v00001AF4", fake_load, NULL), 0);
+	assert_int_equal(order("virtio:d00000002v00001AF4"), 3);
+	assert_int_equal(order("virtio:d00000002v00001AF4"), 0);
 	assert_int_equal(nloaded, 4);
 	assert_int_equal(ix.mods[modindex_find(&ix, "virtio_blk")].state, MOD_FAILED);
 }
@@ -248,8 +249,8 @@ static void failed_modules_are_not_retried(void **state)
 static void cycles_and_missing_deps_end(void **state)
 {
 	(void)state;
-	assert_int_equal(modload_order(&ix, "a", fake_load, NULL), 2);
-	assert_int_equal(modload_order(&ix, "broken-alias", fake_load, NULL), 1);
+	assert_int_equal(order("a"), 2);
+	assert_int_equal(order("broken-alias"), 1);
 	assert_int_equal(nloaded, 3);
 }
 
@@ -386,25 +387,19 @@ static void cpu_feature_modules_for_other_cpus(void **state)
 	assert_false(unusable[intel]);
 }
 
-int main(void)
-{
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(names_from_paths),
-		T(parses_the_indexes),
-		T(dependencies_load_first),
-		T(each_module_loads_once),
-		T(softdep_aliases_resolve_to_every_module),
-		T(builtin_modules_are_skipped),
-		T(fnmatch_patterns),
-		T(unknown_names_are_enoent),
-		T(failed_modules_are_not_retried),
-		T(cycles_and_missing_deps_end),
-		T(cpu_feature_modules_for_other_cpus),
-		cmocka_unit_test(empty_indexes),
-		cmocka_unit_test(kmod_rules),
-		cmocka_unit_test(survives_random_indexes),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(names_from_paths),
+	T(parses_the_indexes),
+	T(dependencies_load_first),
+	T(each_module_loads_once),
+	T(softdep_aliases_resolve_to_every_module),
+	T(builtin_modules_are_skipped),
+	T(fnmatch_patterns),
+	T(unknown_names_are_enoent),
+	T(failed_modules_are_not_retried),
+	T(cycles_and_missing_deps_end),
+	T(cpu_feature_modules_for_other_cpus),
+	cmocka_unit_test(empty_indexes),
+	cmocka_unit_test(kmod_rules),
+	cmocka_unit_test(survives_random_indexes))

@@ -7,11 +7,7 @@
  * (rescue/lib/modindex.c), mkrescue refused the line without a colon
  * and kept the '\r' in paths, where rescue-init skipped and stripped.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -62,24 +58,6 @@ static const char *const wanted[] = {
 	"a", "colon", "g", "pci:v00001234d00000001sv0sd0bc0sc0i0",
 };
 
-static void put(const char *name, const char *text)
-{
-	char path[256], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	for (slash = strchr(path + strlen(dir) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static int setup(void **state)
 {
 	size_t i;
@@ -89,7 +67,7 @@ static int setup(void **state)
 	if (!mkdtemp(dir))
 		return -1;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		put(files[i][0], files[i][1]);
+		unit_put(dir, files[i][0], files[i][1]);
 	snprintf(list_file, sizeof(list_file), "%s/modules.list", dir);
 	f = fopen(list_file, "w");
 	if (!f)
@@ -104,11 +82,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[256];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return unit_rm_rf(dir);
 }
 
 static int by_string(const void *a, const void *b)
@@ -206,11 +181,5 @@ static void same_modules_from_odd_files(void **state)
 	modindex_free(&ix);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(same_modules_from_odd_files),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_MAIN(setup, teardown,
+	cmocka_unit_test(same_modules_from_odd_files))

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_mounts.c: mountinfo lines and mount options as mount(8) reads them. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -42,17 +38,22 @@ static void parses_mountinfo_lines(void **state)
 
 static void rejects_short_lines(void **state)
 {
-	char l1[] = "36 35 98:0 / /newroot";
-	char l2[] = "36 35 98:0 / /newroot ro shared:1 ext4 /dev/vda1";
-	char l3[] = "36 35 98:0 / /newroot ro - ext4";
-	char l4[] = "";
+	static const char *const lines[] = {
+		"36 35 98:0 / /newroot",
+		"36 35 98:0 / /newroot ro shared:1 ext4 /dev/vda1",
+		"36 35 98:0 / /newroot ro - ext4",
+		"",
+	};
 	struct mountent m;
+	char line[128];
+	size_t i;
 
 	(void)state;
-	assert_int_equal(mounts_parse_line(l1, &m), -EINVAL);
-	assert_int_equal(mounts_parse_line(l2, &m), -EINVAL);
-	assert_int_equal(mounts_parse_line(l3, &m), -EINVAL);
-	assert_int_equal(mounts_parse_line(l4, &m), -EINVAL);
+	for (i = 0; i < UNIT_COUNT(lines); i++) {
+		snprintf(line, sizeof(line), "%s", lines[i]);	/* cut in place */
+		unit_case_int(*lines[i] ? lines[i] : "an empty line",
+			      mounts_parse_line(line, &m), -EINVAL);
+	}
 }
 
 static void options_split_into_flags_and_data(void **state)
@@ -78,13 +79,10 @@ static void options_split_into_flags_and_data(void **state)
 
 static void reads_small_files(void **state)
 {
-	char path[] = "/tmp/test_mounts.XXXXXX", buf[8];
-	int fd = mkstemp(path);
+	const char *path = unit_temp_file("nodev\tproc\n", 11);
+	char buf[8];
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "nodev\tproc\n", 11), 11);
-	close(fd);
 	assert_int_equal(mounts_read_proc(path, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "nodev\tp");
 	unlink(path);
@@ -107,15 +105,9 @@ static void finds_mounts_of_this_process(void **state)
 	assert_string_equal(m.fstype, "proc");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(parses_mountinfo_lines),
-		cmocka_unit_test(rejects_short_lines),
-		cmocka_unit_test(options_split_into_flags_and_data),
-		cmocka_unit_test(reads_small_files),
-		cmocka_unit_test(finds_mounts_of_this_process),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(parses_mountinfo_lines),
+	cmocka_unit_test(rejects_short_lines),
+	cmocka_unit_test(options_split_into_flags_and_data),
+	cmocka_unit_test(reads_small_files),
+	cmocka_unit_test(finds_mounts_of_this_process))

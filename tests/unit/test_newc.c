@@ -4,11 +4,7 @@
  * an archive as libarchive and the kernel's gen_init_cpio write it, its
  * trailer, and what a damaged archive or a hostile name gives.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -135,13 +131,7 @@ static void test_names(void **state)
 	assert_int_equal(r, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_entries),
-		cmocka_unit_test(test_damaged),
-		cmocka_unit_test(test_names),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(test_entries),
+	cmocka_unit_test(test_damaged),
+	cmocka_unit_test(test_names))

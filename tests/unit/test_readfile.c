@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_readfile.c: the whole-file readers shared by rescue-init and mkrescue. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,22 +9,10 @@
 
 #include "readfile.h"
 
-static char *temp_with(const char *data, size_t len)
-{
-	static char path[64];
-	int fd;
-
-	strcpy(path, "/tmp/test_readfile.XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, data, len), (ssize_t)len);
-	close(fd);
-	return path;
-}
-
 static void size_zero_is_refused_without_writing(void **state)
 {
-	char *path = temp_with("abc", 3), guard[2] = { 'x', 'y' };
+	const char *path = unit_temp_file("abc", 3);
+	char guard[2] = { 'x', 'y' };
 	size_t len = 99;
 
 	(void)state;
@@ -41,7 +25,8 @@ static void size_zero_is_refused_without_writing(void **state)
 
 static void fixed_buffer_is_cut_and_terminated(void **state)
 {
-	char *path = temp_with("hello world", 11), buf[6];
+	const char *path = unit_temp_file("hello world", 11);
+	char buf[6];
 	size_t len;
 
 	(void)state;
@@ -57,11 +42,12 @@ static void fixed_buffer_is_cut_and_terminated(void **state)
 static void alloc_reads_files_larger_than_its_first_guess(void **state)
 {
 	size_t n = 10000, len;
-	char *data = malloc(n), *out, *path;
+	char *data = malloc(n), *out;
+	const char *path;
 
 	(void)state;
 	memset(data, 'a', n);
-	path = temp_with(data, n);
+	path = unit_temp_file(data, n);
 	assert_int_equal(readfile_alloc(path, 1 << 20, &out, &len), 0);
 	assert_int_equal(len, n);
 	assert_int_equal(out[n], '\0');
@@ -76,7 +62,8 @@ static void alloc_reads_files_larger_than_its_first_guess(void **state)
 
 static void alloc_reads_an_empty_file_and_proc_files(void **state)
 {
-	char *path = temp_with("", 0), *out;
+	const char *path = unit_temp_file("", 0);
+	char *out;
 	size_t len = 1;
 
 	(void)state;
@@ -93,14 +80,8 @@ static void alloc_reads_an_empty_file_and_proc_files(void **state)
 	free(out);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(size_zero_is_refused_without_writing),
-		cmocka_unit_test(fixed_buffer_is_cut_and_terminated),
-		cmocka_unit_test(alloc_reads_files_larger_than_its_first_guess),
-		cmocka_unit_test(alloc_reads_an_empty_file_and_proc_files),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(size_zero_is_refused_without_writing),
+	cmocka_unit_test(fixed_buffer_is_cut_and_terminated),
+	cmocka_unit_test(alloc_reads_files_larger_than_its_first_guess),
+	cmocka_unit_test(alloc_reads_an_empty_file_and_proc_files))

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_rootspec.c: every root= form parsed, and matched over device lists. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -29,18 +25,27 @@ static int parse(const char *s)
 
 static void dev_names(void **state)
 {
+	static const struct {
+		const char *spec, *name;
+	} good[] = {
+		{ "/dev/vda2", "vda2" },
+		{ "/dev/nvme0n1p3", "nvme0n1p3" },
+		{ "/dev/cciss/c0d0p1", "cciss!c0d0p1" },	/* as in /sys */
+		{ "block:/dev/sda", "sda" },
+	};
+	static const struct unit_refusal bad[] = {
+		{ "/dev/", -EINVAL, NULL },
+		{ "/dev/../etc", -EINVAL, NULL },
+	};
+	size_t i;
+
 	(void)state;
-	assert_int_equal(parse("/dev/vda2"), 0);
-	assert_int_equal(spec.kind, ROOT_DEVNAME);
-	assert_string_equal(spec.value, "vda2");
-	assert_int_equal(parse("/dev/nvme0n1p3"), 0);
-	assert_string_equal(spec.value, "nvme0n1p3");
-	assert_int_equal(parse("/dev/cciss/c0d0p1"), 0);
-	assert_string_equal(spec.value, "cciss!c0d0p1");
-	assert_int_equal(parse("block:/dev/sda"), 0);
-	assert_string_equal(spec.value, "sda");
-	assert_int_equal(parse("/dev/"), -EINVAL);
-	assert_int_equal(parse("/dev/../etc"), -EINVAL);
+	for (i = 0; i < UNIT_COUNT(good); i++) {
+		unit_case_int(good[i].spec, parse(good[i].spec), 0);
+		unit_case_int(good[i].spec, spec.kind, ROOT_DEVNAME);
+		unit_case_str(good[i].spec, spec.value, good[i].name);
+	}
+	unit_refused(parse, why, bad, UNIT_COUNT(bad));
 	assert_int_equal(rootspec_needs(&spec), 0);
 }
 
@@ -59,17 +64,19 @@ static void uuids(void **state)
 
 static void bad_uuids_say_why(void **state)
 {
+	static const struct unit_refusal bad[] = {
+		{ "UUID=0f3c-12", -EINVAL, "this one has 7" },
+		{ "UUID=" U1 "0", -EINVAL, "this one has 37" },
+		{ "UUID=0f3c8a2e-1b4d-4e5f-8a9b-0c1d2e3f4a5g", -EINVAL,
+		  "not hexadecimal" },
+		{ "UUID=0f3c8a2e11b4d-4e5f-8a9b-0c1d2e3f4a5b", -EINVAL, NULL },
+		{ "UUID=2023-01-31-12-34-56-0x", -EINVAL, NULL },
+	};
+
 	(void)state;
 	assert_int_equal(parse("UUID="), -EINVAL);
 	assert_string_equal(why, "nothing after UUID=");
-	assert_int_equal(parse("UUID=0f3c-12"), -EINVAL);
-	assert_non_null(strstr(why, "this one has 7"));
-	assert_int_equal(parse("UUID=" U1 "0"), -EINVAL);
-	assert_non_null(strstr(why, "this one has 37"));
-	assert_int_equal(parse("UUID=0f3c8a2e-1b4d-4e5f-8a9b-0c1d2e3f4a5g"), -EINVAL);
-	assert_non_null(strstr(why, "not hexadecimal"));
-	assert_int_equal(parse("UUID=0f3c8a2e11b4d-4e5f-8a9b-0c1d2e3f4a5b"), -EINVAL);
-	assert_int_equal(parse("UUID=2023-01-31-12-34-56-0x"), -EINVAL);
+	unit_refused(parse, why, bad, UNIT_COUNT(bad));
 }
 
 static void labels(void **state)
@@ -103,45 +110,53 @@ static void partuuids(void **state)
 
 static void bad_partuuids_say_why(void **state)
 {
+	static const struct unit_refusal bad[] = {
+		{ "PARTUUID=" P1 "/PARTNROFF=999", -ERANGE, "between -256 and 256" },
+		{ "PARTUUID=" P1 "/PARTNROFF=99999999999999999999", -ERANGE, NULL },
+		{ "PARTUUID=" P1 "/PARTNROFF=", -EINVAL, NULL },
+		{ "PARTUUID=" P1 "/PARTNROFF=1x", -EINVAL, NULL },
+		{ "PARTUUID=" P1 "/OFFSET=1", -EINVAL, NULL },
+		{ "PARTUUID=/PARTNROFF=1", -EINVAL, NULL },
+		{ "PARTUUID=5eedc0de", -EINVAL, NULL },
+		{ "PARTUUID=5eedc0dz-02", -EINVAL, NULL },
+	};
+
 	(void)state;
-	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=999"), -ERANGE);
-	assert_non_null(strstr(why, "between -256 and 256"));
-	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=99999999999999999999"),
-			 -ERANGE);
 	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=two"), -EINVAL);
 	assert_string_equal(why, "PARTNROFF is not a number");
-	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF="), -EINVAL);
-	assert_int_equal(parse("PARTUUID=" P1 "/PARTNROFF=1x"), -EINVAL);
-	assert_int_equal(parse("PARTUUID=" P1 "/OFFSET=1"), -EINVAL);
-	assert_int_equal(parse("PARTUUID=/PARTNROFF=1"), -EINVAL);
-	assert_int_equal(parse("PARTUUID=5eedc0de"), -EINVAL);
-	assert_int_equal(parse("PARTUUID=5eedc0dz-02"), -EINVAL);
+	unit_refused(parse, why, bad, UNIT_COUNT(bad));
 }
 
 static void device_numbers(void **state)
 {
+	static const struct {
+		const char *spec;
+		unsigned major, minor;
+	} good[] = {
+		{ "8:1", 8, 1 },
+		{ "fe01", 254, 1 },		/* major << 8 | minor */
+		{ "803", 8, 3 },
+		{ "1234567", 0x345, 0x1267 },	/* new_decode_dev() */
+	};
+	static const struct unit_refusal bad[] = {
+		{ "8:", -EINVAL, NULL },
+		{ "4096:0", -EINVAL, NULL },
+		{ "8:1:2", -EINVAL, NULL },
+		{ "0x803", -EINVAL, NULL },
+		{ "fe01z", -EINVAL, NULL },
+		{ "123456789", -EINVAL, NULL },
+		{ "sda1", -EINVAL, "not /dev/NAME, UUID=" },
+	};
+	size_t i;
+
 	(void)state;
-	assert_int_equal(parse("8:1"), 0);
-	assert_int_equal(spec.kind, ROOT_DEVNUM);
-	assert_int_equal(spec.major, 8);
-	assert_int_equal(spec.minor, 1);
-	assert_int_equal(parse("fe01"), 0);		/* major << 8 | minor */
-	assert_int_equal(spec.major, 254);
-	assert_int_equal(spec.minor, 1);
-	assert_int_equal(parse("803"), 0);
-	assert_int_equal(spec.major, 8);
-	assert_int_equal(spec.minor, 3);
-	assert_int_equal(parse("1234567"), 0);	/* new_decode_dev() */
-	assert_int_equal(spec.major, 0x345);
-	assert_int_equal(spec.minor, 0x1267);
-	assert_int_equal(parse("8:"), -EINVAL);
-	assert_int_equal(parse("4096:0"), -EINVAL);
-	assert_int_equal(parse("8:1:2"), -EINVAL);
-	assert_int_equal(parse("0x803"), -EINVAL);
-	assert_int_equal(parse("fe01z"), -EINVAL);
-	assert_int_equal(parse("123456789"), -EINVAL);
-	assert_int_equal(parse("sda1"), -EINVAL);
-	assert_non_null(strstr(why, "not /dev/NAME, UUID="));
+	for (i = 0; i < UNIT_COUNT(good); i++) {
+		unit_case_int(good[i].spec, parse(good[i].spec), 0);
+		unit_case_int(good[i].spec, spec.kind, ROOT_DEVNUM);
+		unit_case_int(good[i].spec, spec.major, good[i].major);
+		unit_case_int(good[i].spec, spec.minor, good[i].minor);
+	}
+	unit_refused(parse, why, bad, UNIT_COUNT(bad));
 }
 
 static void disk_by_paths_without_udev(void **state)
@@ -241,27 +256,26 @@ static int match(const char *s, size_t *found, size_t *other)
 
 static void matches_each_form(void **state)
 {
-	size_t f = 99, o = 99;
+	static const struct {
+		const char *spec, *dev;
+	} cases[] = {
+		{ "/dev/nvme0n1p3", "nvme0n1p3" },
+		{ "UUID=0F3C8A2E-1B4D-4E5F-8A9B-0C1D2E3F4A5B", "vda" },
+		{ "LABEL=root", "vda" },
+		{ "PARTUUID=" P1, "nvme0n1p1" },
+		{ "PARTLABEL=rescue-root", "nvme0n1p2" },
+		{ "259:2", "nvme0n1p2" },
+		{ "fe12", "vdb2" },
+		{ "/dev/disk/by-uuid/" U2, "nvme0n1p2" },
+		{ "/dev/disk/by-partuuid/" P2, "vdb2" },
+	};
+	size_t i, f = 99, o = 99;
 
 	(void)state;
-	assert_int_equal(match("/dev/nvme0n1p3", &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p3");
-	assert_int_equal(match("UUID=0F3C8A2E-1B4D-4E5F-8A9B-0C1D2E3F4A5B", &f, &o), 0);
-	assert_string_equal(devs[f].name, "vda");
-	assert_int_equal(match("LABEL=root", &f, &o), 0);
-	assert_string_equal(devs[f].name, "vda");
-	assert_int_equal(match("PARTUUID=" P1, &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p1");
-	assert_int_equal(match("PARTLABEL=rescue-root", &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p2");
-	assert_int_equal(match("259:2", &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p2");
-	assert_int_equal(match("fe12", &f, &o), 0);
-	assert_string_equal(devs[f].name, "vdb2");
-	assert_int_equal(match("/dev/disk/by-uuid/" U2, &f, &o), 0);
-	assert_string_equal(devs[f].name, "nvme0n1p2");
-	assert_int_equal(match("/dev/disk/by-partuuid/" P2, &f, &o), 0);
-	assert_string_equal(devs[f].name, "vdb2");
+	for (i = 0; i < UNIT_COUNT(cases); i++) {
+		unit_case_int(cases[i].spec, match(cases[i].spec, &f, &o), 0);
+		unit_case_str(cases[i].spec, devs[f].name, cases[i].dev);
+	}
 }
 
 static void no_match_says_what_is_missing(void **state)
@@ -386,27 +400,21 @@ static void survives_random_specs(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(dev_names),
-		cmocka_unit_test(uuids),
-		cmocka_unit_test(bad_uuids_say_why),
-		cmocka_unit_test(labels),
-		cmocka_unit_test(partuuids),
-		cmocka_unit_test(bad_partuuids_say_why),
-		cmocka_unit_test(device_numbers),
-		cmocka_unit_test(disk_by_paths_without_udev),
-		cmocka_unit_test(empty_and_long_values),
-		cmocka_unit_test_setup(matches_each_form, setup_devices),
-		cmocka_unit_test_setup(no_match_says_what_is_missing, setup_devices),
-		cmocka_unit_test_setup(two_matches_name_both, setup_devices),
-		cmocka_unit_test_setup(matches_a_layer_alias, setup_devices),
-		cmocka_unit_test_setup(devices_of_one_btrfs_are_one_match,
-				       setup_devices),
-		cmocka_unit_test_setup(partnroff_counts_on_the_same_disk, setup_devices),
-		cmocka_unit_test(survives_random_specs),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(dev_names),
+	cmocka_unit_test(uuids),
+	cmocka_unit_test(bad_uuids_say_why),
+	cmocka_unit_test(labels),
+	cmocka_unit_test(partuuids),
+	cmocka_unit_test(bad_partuuids_say_why),
+	cmocka_unit_test(device_numbers),
+	cmocka_unit_test(disk_by_paths_without_udev),
+	cmocka_unit_test(empty_and_long_values),
+	cmocka_unit_test_setup(matches_each_form, setup_devices),
+	cmocka_unit_test_setup(no_match_says_what_is_missing, setup_devices),
+	cmocka_unit_test_setup(two_matches_name_both, setup_devices),
+	cmocka_unit_test_setup(matches_a_layer_alias, setup_devices),
+	cmocka_unit_test_setup(devices_of_one_btrfs_are_one_match,
+			       setup_devices),
+	cmocka_unit_test_setup(partnroff_counts_on_the_same_disk, setup_devices),
+	cmocka_unit_test(survives_random_specs))

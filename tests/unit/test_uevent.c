@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_uevent.c: uevent parsing and the rules for accepting a message. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -199,20 +195,14 @@ static void receive_drops_messages_from_processes(void **state)
 	close(sv[1]);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(parses_a_block_add),
-		cmocka_unit_test(parses_a_modalias),
-		cmocka_unit_test(rejects_malformed_messages),
-		cmocka_unit_test(rejects_truncated_and_unterminated),
-		cmocka_unit_test(rejects_oversized),
-		cmocka_unit_test(rejects_libudev_messages),
-		cmocka_unit_test(bad_numbers_are_no_devnum),
-		cmocka_unit_test(survives_random_input),
-		cmocka_unit_test(accepts_only_the_kernel),
-		cmocka_unit_test(receive_drops_messages_from_processes),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(parses_a_block_add),
+	cmocka_unit_test(parses_a_modalias),
+	cmocka_unit_test(rejects_malformed_messages),
+	cmocka_unit_test(rejects_truncated_and_unterminated),
+	cmocka_unit_test(rejects_oversized),
+	cmocka_unit_test(rejects_libudev_messages),
+	cmocka_unit_test(bad_numbers_are_no_devnum),
+	cmocka_unit_test(survives_random_input),
+	cmocka_unit_test(accepts_only_the_kernel),
+	cmocka_unit_test(receive_drops_messages_from_processes))

@@ -5,17 +5,12 @@
  * for an image the kernel did not unpack to its end, down to a tree
  * whose last entry is missing.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "image/unpack.h"
@@ -86,7 +81,14 @@ static void test_memory_reasons(void **state)
 	assert_false(unpack_reason_is_memory("no cpio magic"));
 }
 
-static struct unpack_state state_of(bool begin, bool end, const char *reason)
+/* What unpack_verdict() said of the state below: its line. */
+static char why[512];
+
+/*
+ * unpack_verdict() of an image of 298 entries and 5038277 bytes on a
+ * machine of 34368 kB, with or without its markers, after REASON.
+ */
+static int verdict(bool begin, bool end, const char *reason)
 {
 	struct unpack_state s;
 
@@ -97,74 +99,49 @@ static struct unpack_state state_of(bool begin, bool end, const char *reason)
 	s.totals.bytes = 5038277;
 	snprintf(s.reason, sizeof(s.reason), "%s", reason);
 	s.memtotal_kb = 34368;
-	return s;
+	return unpack_verdict(&s, why, sizeof(why));
 }
 
 static void test_verdict(void **state)
 {
-	struct unpack_state s;
-	char why[512];
-
 	(void)state;
 	/* Whole, or not ours and the kernel said nothing: no line. */
-	s = state_of(true, true, "");
-	assert_int_equal(unpack_verdict(&s, why, sizeof(why)), 0);
-	s = state_of(false, false, "");
-	assert_int_equal(unpack_verdict(&s, why, sizeof(why)), 0);
+	assert_int_equal(verdict(true, true, ""), 0);
+	assert_int_equal(verdict(false, false, ""), 0);
 
-	s = state_of(true, false, "write error");
-	assert_int_equal(unpack_verdict(&s, why, sizeof(why)), 1);
+	assert_int_equal(verdict(true, false, "write error"), 1);
 	assert_string_equal(why, "the initramfs was not unpacked completely: "
 		"the kernel ran out of memory (\"Initramfs unpacking failed: "
 		"write error\"; MemTotal 33 MiB, the image unpacks to 4921 KiB "
 		"in 298 entries); boot with more memory");
 
-	s = state_of(true, false, "junk within compressed archive");
-	assert_int_equal(unpack_verdict(&s, why, sizeof(why)), 1);
+	assert_int_equal(verdict(true, false, "junk within compressed archive"), 1);
 	assert_non_null(strstr(why, "the kernel stopped on a damaged image "
 		"(\"Initramfs unpacking failed: junk within compressed archive\""));
 	assert_non_null(strstr(why, "write the image again"));
 
-	s = state_of(true, false, "");
-	assert_int_equal(unpack_verdict(&s, why, sizeof(why)), 1);
+	assert_int_equal(verdict(true, false, ""), 1);
 	assert_string_equal(why, "the initramfs was not unpacked completely: "
 		"its last entry /etc/rescue-image.end is missing, the image is "
 		"cut short (MemTotal 33 MiB, the image unpacks to 4921 KiB in "
 		"298 entries); write the image again");
 
 	/* Another maker's image (no markers): the kernel's word alone. */
-	s = state_of(false, false, "write error");
-	assert_int_equal(unpack_verdict(&s, why, sizeof(why)), 1);
+	assert_int_equal(verdict(false, false, "write error"), 1);
 	assert_null(strstr(why, "unpacks to"));
 	assert_non_null(strstr(why, "MemTotal 33 MiB); boot with more memory"));
-}
-
-static void put(const char *dir, const char *path, const char *text)
-{
-	char file[512];
-	FILE *f;
-
-	snprintf(file, sizeof(file), "%s/%s", dir, path);
-	f = fopen(file, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
 }
 
 /* A tree as the kernel left it: the first marker, not the last. */
 static void test_tree_without_its_last_entry(void **state)
 {
-	char dir[] = "/tmp/test_unpack.XXXXXX", sub[600], why[512];
+	char dir[] = "/tmp/test_unpack.XXXXXX";
 	struct unpack_state s;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(sub, sizeof(sub), "%s/etc", dir);
-	assert_int_equal(mkdir(sub, 0755), 0);
-	snprintf(sub, sizeof(sub), "%s/proc", dir);
-	assert_int_equal(mkdir(sub, 0755), 0);
-	put(dir, "proc/meminfo", "MemTotal:          65536 kB\n");
-	put(dir, "etc/rescue-image", "entries=10 bytes=2048\n");
+	unit_put(dir, "proc/meminfo", "MemTotal:          65536 kB\n");
+	unit_put(dir, "etc/rescue-image", "entries=10 bytes=2048\n");
 	unpack_state_read(dir, &s);
 	assert_true(s.begin);
 	assert_false(s.end);
@@ -174,31 +151,24 @@ static void test_tree_without_its_last_entry(void **state)
 	assert_non_null(strstr(why, "is missing, the image is cut short "
 		"(MemTotal 64 MiB, the image unpacks to 2 KiB in 10 entries)"));
 
-	put(dir, "etc/rescue-image.end", "entries=10 bytes=2048\n");
+	unit_put(dir, "etc/rescue-image.end", "entries=10 bytes=2048\n");
 	unpack_state_read(dir, &s);
 	assert_true(s.end);
 	assert_int_equal(unpack_verdict(&s, why, sizeof(why)), 0);
 
 	/* A marker not of ours still counts as there. */
-	put(dir, "etc/rescue-image", "something else\n");
+	unit_put(dir, "etc/rescue-image", "something else\n");
 	unpack_state_read(dir, &s);
 	assert_true(s.begin);
 	assert_int_equal(s.totals.entries, 0);
 
-	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);
-	assert_int_equal(system(sub), 0);
+	assert_int_equal(unit_rm_rf(dir), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_marker_parse),
-		cmocka_unit_test(test_kernel_reason),
-		cmocka_unit_test(test_memtotal),
-		cmocka_unit_test(test_memory_reasons),
-		cmocka_unit_test(test_verdict),
-		cmocka_unit_test(test_tree_without_its_last_entry),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN(NULL, NULL,
+	cmocka_unit_test(test_marker_parse),
+	cmocka_unit_test(test_kernel_reason),
+	cmocka_unit_test(test_memtotal),
+	cmocka_unit_test(test_memory_reasons),
+	cmocka_unit_test(test_verdict),
+	cmocka_unit_test(test_tree_without_its_last_entry))

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/unit/unit.mk: the cmocka unit tests (test group "unit").  Each
-# binary is its test file plus the real sources it tests (paths below
-# rescue/), all built with ASan and UBSan, dynamically linked.
+# binary is its test file, tests/unit/unit.c (what the tests share, said
+# in unit.h) and the real sources it tests (paths below rescue/), all
+# built with ASan and UBSan, dynamically linked.
 
 include tests/parsers.mk
 
@@ -14,7 +15,7 @@ UNIT_SANITIZE   = -fsanitize=address,undefined -fno-omit-frame-pointer \
 		  -fno-sanitize-recover=all
 UNIT_CFLAGS     = -std=gnu11 -O1 -g $(WARNINGS) $(UNIT_SANITIZE) \
 		  -Irescue/init -Irescue/mkrescue -Irescue/lib -I$(RESCUE_GEN) \
-		  $(CMOCKA_CFLAGS)
+		  -Itests/unit $(CMOCKA_CFLAGS)
 UNIT_TESTS      = test_cmdline test_rootspec test_uevent test_modindex \
 		  test_log test_devtable test_mounts test_blkdev test_moddb \
 		  test_readfile test_modsame test_members
@@ -58,7 +59,9 @@ test_ipconf_SRCS    = $(call parser_srcs,ipconf)
 UNIT_TESTS     += test_hostonly
 test_hostonly_SRCS  = mkrescue/hostonly.c mkrescue/msg.c
 UNIT_BINS       = $(addprefix $(UNIT_DIR)/,$(UNIT_TESTS))
-UNIT_OBJS       = $(sort $(foreach t,$(UNIT_TESTS),$(UNIT_OBJDIR)/$(t).o \
+# What every test links: the helpers of tests/unit/unit.h.
+UNIT_COMMON     = $(UNIT_OBJDIR)/unit.o
+UNIT_OBJS       = $(UNIT_COMMON) $(sort $(foreach t,$(UNIT_TESTS),$(UNIT_OBJDIR)/$(t).o \
 		  $(addprefix $(UNIT_OBJDIR)/,$($(t)_SRCS:.c=.o))))
 
 # ---- targets ----------------------------------------------------------
@@ -69,7 +72,8 @@ unit-tests: $(UNIT_BINS)
 TEST_GROUPS += unit
 CHECK_DEPS  += $(UNIT_BINS)
 
-$(UNIT_OBJDIR)/test_%.o: tests/unit/test_%.c
+# The tests and unit.c.
+$(UNIT_OBJDIR)/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -79,7 +83,7 @@ $(UNIT_OBJDIR)/%.o: rescue/%.c
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -MMD -MP -c -o $@ $<
 
 define unit_test_rule
-$(UNIT_DIR)/$(1): $(UNIT_OBJDIR)/$(1).o $(addprefix $(UNIT_OBJDIR)/,$($(1)_SRCS:.c=.o))
+$(UNIT_DIR)/$(1): $(UNIT_OBJDIR)/$(1).o $(UNIT_COMMON) $(addprefix $(UNIT_OBJDIR)/,$($(1)_SRCS:.c=.o))
 	@mkdir -p $$(@D)
 	$$(CC) $$(UNIT_CFLAGS) $$(LDFLAGS) -o $$@.tmp $$^ $$(CMOCKA_LIBS)
 	mv $$@.tmp $$@
