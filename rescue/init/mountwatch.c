@@ -16,13 +16,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "rescue-init.h"
-#include "readfile.h"
 
 #define MOUNT_WATCH_S	10
 #define CHILD_TURN_MS	100
@@ -33,13 +31,10 @@
 /* End the console's rescue shell, if one is noted. */
 static void end_noted_shell(void)
 {
-	char text[32] = "", *end = text;
-	long pid = 0;
+	pid_t pid = shell_noted_pid();
 
-	if (!readfile_into(RESCUE_SHELL_PID_FILE, text, sizeof(text), NULL))
-		pid = strtol(text, &end, 10);
-	if (pid > 1 && (!*end || *end == '\n'))
-		kill((pid_t)pid, SIGKILL);
+	if (pid)
+		kill(pid, SIGKILL);
 }
 
 static void __attribute__((noreturn))

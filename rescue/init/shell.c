@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rescue-init.h"
+#include "readfile.h"
 
 #define SHELL	"/bin/sh"
 #define SHELL_AGAIN_US	1000000	/* the last resort's shell: not in a loop */
@@ -238,6 +239,17 @@ static void shell_note_pid(pid_t pid)
 		return;
 	fprintf(f, "%d\n", (int)pid);
 	fclose(f);
+}
+
+/* The console shell's PID as shell_note_pid() wrote it, or 0: none. */
+pid_t shell_noted_pid(void)
+{
+	char text[32] = "", *end = text;
+	long pid = 0;
+
+	if (!readfile_into(RESCUE_SHELL_PID_FILE, text, sizeof(text), NULL))
+		pid = strtol(text, &end, 10);
+	return pid > 1 && (!*end || *end == '\n') ? (pid_t)pid : 0;
 }
 
 /*

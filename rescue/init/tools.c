@@ -242,23 +242,20 @@ static int rescue_mount_rw(const char *dev, const char *dir)
  */
 static int rescue_continue(void)
 {
-	char text[32] = "", *end = text;
-	long pid = 0;
+	pid_t pid = shell_noted_pid();
 
-	if (!readfile_into(RESCUE_SHELL_PID_FILE, text, sizeof(text), NULL))
-		pid = strtol(text, &end, 10);
-	if (pid <= 1 || (*end && *end != '\n')) {
+	if (!pid) {
 		fprintf(stderr, "rescue-continue: no rescue shell holds up the "
 			"boot (%s)\n", RESCUE_SHELL_PID_FILE);
 		return 1;
 	}
-	if (kill((pid_t)pid, SIGKILL)) {
+	if (kill(pid, SIGKILL)) {
 		fprintf(stderr, "rescue-continue: unable to end the rescue "
-			"shell (PID %ld): %s\n", pid, errtext(errno));
+			"shell (PID %d): %s\n", (int)pid, errtext(errno));
 		return 1;
 	}
-	printf("rescue-continue: ended the console's rescue shell (PID %ld): "
-	       "the boot goes on\n", pid);
+	printf("rescue-continue: ended the console's rescue shell (PID %d): "
+	       "the boot goes on\n", (int)pid);
 	return 0;
 }
 

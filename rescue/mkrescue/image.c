@@ -245,22 +245,40 @@ static la_ssize_t image_to_buf(struct archive *a, void *data,
 	return (la_ssize_t)len;
 }
 
+static void image_archive_free(struct archive *a, struct archive_entry *ae)
+{
+	if (a)
+		archive_write_free(a);
+	archive_entry_free(ae);
+}
+
+/* A libarchive writer and the entry it reuses, for the archive PATH. */
+static int image_archive_new(struct archive **a, struct archive_entry **ae,
+			     const char *path)
+{
+	*ae = archive_entry_new();
+	*a = archive_write_new();
+	if (*a && *ae)
+		return 0;
+	msg_error("unable to write %s: out of memory", path);
+	image_archive_free(*a, *ae);
+	return -ENOMEM;
+}
+
 /* The toolkit's files as an uncompressed cpio newc archive, in memory. */
 static int image_toolkit_cpio(const struct list *l,
 			      const struct image_options *opt, struct buf *out,
 			      size_t *count, const char *path)
 {
-	struct archive_entry *ae = archive_entry_new();
-	struct archive *a = archive_write_new();
+	struct archive_entry *ae;
+	struct archive *a;
 	size_t i;
 	int err;
 
 	*count = 0;
-	if (!a || !ae) {
-		msg_error("unable to write %s: out of memory", path);
-		err = -ENOMEM;
-		goto out;
-	}
+	err = image_archive_new(&a, &ae, path);
+	if (err)
+		return err;
 	err = archive_write_set_format_cpio_newc(a) != ARCHIVE_OK ||
 	      archive_write_add_filter_none(a) != ARCHIVE_OK ||
 	      archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
@@ -276,10 +294,7 @@ static int image_toolkit_cpio(const struct list *l,
 	}
 	if (!err && archive_write_close(a) != ARCHIVE_OK)
 		err = image_fail(a, "write the toolkit of", path);
-out:
-	if (a)
-		archive_write_free(a);
-	archive_entry_free(ae);
+	image_archive_free(a, ae);
 	return err;
 }
 
@@ -357,8 +372,8 @@ static int image_toolkit(const struct list *l, const struct image_options *opt,
 int image_write(const struct list *l, const struct image_options *opt,
 		int fd, const char *path)
 {
-	struct archive_entry *ae = archive_entry_new();
-	struct archive *a = archive_write_new();
+	struct archive_entry *ae;
+	struct archive *a;
 	struct buf blob = { 0 };
 	char text[128];
 	struct list_entry end = {
@@ -371,11 +386,9 @@ int image_write(const struct list *l, const struct image_options *opt,
 	size_t i;
 	int err;
 
-	if (!a || !ae) {
-		msg_error("unable to write %s: out of memory", path);
-		err = -ENOMEM;
-		goto out;
-	}
+	err = image_archive_new(&a, &ae, path);
+	if (err)
+		return err;
 	err = image_toolkit(l, opt, &blob, path);
 	toolkit.data = blob.data;
 	toolkit.size = blob.len;
@@ -410,10 +423,7 @@ int image_write(const struct list *l, const struct image_options *opt,
 		err = image_write_entry(a, ae, opt, &end, path);
 	if (!err && archive_write_close(a) != ARCHIVE_OK)
 		err = image_fail(a, "write", path);
-out:
-	if (a)
-		archive_write_free(a);
-	archive_entry_free(ae);
+	image_archive_free(a, ae);
 	buf_free(&blob);
 	return err;
 }
