@@ -43,6 +43,8 @@ RESCUE_GEN      = $(BUILD)/gen
 STORAGE_LAYERS_H = $(RESCUE_GEN)/storage-layers.h
 MODULE_CLASSES_H = $(RESCUE_GEN)/module-classes.h
 RESCUE_GEN_HEADERS = $(STORAGE_LAYERS_H) $(MODULE_CLASSES_H)
+# A generator, behind the helpers they share: $(TABLE_AWK) GEN.awk TABLE
+TABLE_AWK       = awk -f rescue/init/table.awk -f
 
 # ---- targets ----------------------------------------------------------
 .PHONY: rescue-init
@@ -66,15 +68,15 @@ TEST_GROUPS += toolkit
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(STORAGE_LAYERS_H): rescue/share/storage-layers \
-		rescue/init/storage/storage-layers.awk
+		rescue/init/storage/storage-layers.awk rescue/init/table.awk
 	@mkdir -p $(@D)
-	awk -f rescue/init/storage/storage-layers.awk $< >$@.tmp
+	$(TABLE_AWK) rescue/init/storage/storage-layers.awk $< >$@.tmp
 	mv $@.tmp $@
 
 $(MODULE_CLASSES_H): rescue/share/module-classes \
-		rescue/init/modules/module-classes.awk
+		rescue/init/modules/module-classes.awk rescue/init/table.awk
 	@mkdir -p $(@D)
-	awk -f rescue/init/modules/module-classes.awk $< >$@.tmp
+	$(TABLE_AWK) rescue/init/modules/module-classes.awk $< >$@.tmp
 	mv $@.tmp $@
 
 # Made before the first compile; after it, each .d names its includers.

@@ -14,9 +14,9 @@ lint_sources() {
 # made into $T/gen by the same generator: the table as it is now.
 lint_gen() {
 	mkdir -p "$T/gen" &&
-		awk -f "$TOP/rescue/init/storage/storage-layers.awk" \
+		awk -f "$TOP/rescue/init/table.awk" -f "$TOP/rescue/init/storage/storage-layers.awk" \
 			"$TOP/rescue/share/storage-layers" >"$T/gen/storage-layers.h" &&
-		awk -f "$TOP/rescue/init/modules/module-classes.awk" \
+		awk -f "$TOP/rescue/init/table.awk" -f "$TOP/rescue/init/modules/module-classes.awk" \
 			"$TOP/rescue/share/module-classes" >"$T/gen/module-classes.h"
 }
 

@@ -4,6 +4,7 @@
 # generator cannot take stops the build naming its line, and the two
 # readers of module-classes agree.
 
+TABLE_AWK=$TOP/rescue/init/table.awk
 CLASSES_AWK=$TOP/rescue/init/modules/module-classes.awk
 LAYERS_AWK=$TOP/rescue/init/storage/storage-layers.awk
 
@@ -12,7 +13,7 @@ LAYERS_AWK=$TOP/rescue/init/storage/storage-layers.awk
 refused() { # awk table-name regex
 	local out
 	cat >"$T/$2"
-	if out=$(awk -f "$1" "$T/$2" 2>&1 >/dev/null); then
+	if out=$(awk -f "$TABLE_AWK" -f "$1" "$T/$2" 2>&1 >/dev/null); then
 		fail "${1##*/} took $2:" "$(cat "$T/$2")"
 		return 1
 	fi
@@ -22,7 +23,7 @@ refused() { # awk table-name regex
 
 test_module_classes_header_has_every_row() {
 	local rows made
-	awk -f "$CLASSES_AWK" "$TOP/rescue/share/module-classes" >"$T/h" ||
+	awk -f "$TABLE_AWK" -f "$CLASSES_AWK" "$TOP/rescue/share/module-classes" >"$T/h" ||
 		{ fail "module-classes.awk refused rescue/share/module-classes"; return 1; }
 	rows=$(grep -Ecv '^[[:space:]]*(#|$)' "$TOP/rescue/share/module-classes")
 	made=$(grep -c '^	MODULE_CLASS(' "$T/h")

@@ -4,19 +4,8 @@
 #   MODULE_CLASSES  MODULE_CLASS(prefix, class, in_order, root_prefix)
 #                   per row, in the table's order; prefix "" for '*',
 #                   root_prefix NULL when the row has none
-# A row it cannot turn into C stops the build with the line's number.
-
-function fail(why) {
-	printf "%s:%d: %s\n", FILENAME, FNR, why > "/dev/stderr"
-	failed = 1
-	exit 1
-}
-
-function str(s) {
-	if (s ~ /["\\]/)
-		fail("\" or \\ in \"" s "\"")
-	return "\"" s "\""
-}
+# A row it cannot turn into C stops the build with the line's number
+# (fail() and str() are table.awk's).
 
 BEGIN {
 	class["boot"] = "MODCLASS_BOOT"

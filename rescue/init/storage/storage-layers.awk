@@ -8,19 +8,8 @@
 #   STORAGE_MEMBERS  STORAGE_MEMBER(type, words) per signature refused
 #                    as the root, with the words that name its whole
 #   STORAGE_TYPES    STORAGE_TYPE(type) per signature of the table
-# A row it cannot turn into C stops the build with the line's number.
-
-function fail(why) {
-	printf "%s:%d: %s\n", FILENAME, FNR, why > "/dev/stderr"
-	failed = 1
-	exit 1
-}
-
-function str(s) {
-	if (s ~ /["\\]/)
-		fail("\" or \\ in \"" s "\"")
-	return "\"" s "\""
-}
+# A row it cannot turn into C stops the build with the line's number
+# (fail() and str() are table.awk's).
 
 /^[ \t]*(#|$)/ { next }
 
