@@ -310,6 +310,7 @@ void shell_give_up(int panic_s) __attribute__((noreturn));
 void shell_catch_ctrl_alt_del(bool on);
 void shell_last_resort(void) __attribute__((noreturn));
 pid_t shell_noted_pid(void);
+void shell_set_notice(const char *line);
 /*
  * PID 1's duties in a loop that polls (a device wait, a prompt): add
  * shell_signal_fd() (when >= 0) to the poll set; when it is readable,

@@ -225,6 +225,19 @@ static void exec_shell(const char *tty)
 	_exit(127);
 }
 
+/* What the shell's opening says under its hint, while it holds. */
+static const char *notice;
+
+/*
+ * A wing's standing condition (strict read-only), said when the shell
+ * opens; NULL when it no longer holds.  The wing tells the shell, so
+ * that the shell depends on no wing.
+ */
+void shell_set_notice(const char *line)
+{
+	notice = line;
+}
+
 /*
  * Where rescue-continue (tools.c) finds the console's shell: a session
  * that is not on the console (SSH) ends it to let the boot go on.
@@ -280,9 +293,8 @@ int shell_run(const char *hint)
 	modload_rest("the rescue shell");	/* its keyboard, its screen */
 	console_device(tty, sizeof(tty));
 	log_msg(level, "starting the rescue shell: %s", hint ? hint : "again");
-	if (hint && readonly_strict())	/* the way out for a ddrescue copy */
-		log_msg(level, "strict read-only: every disk stays read-only; "
-			RESCUE_TOOL_RW " DEV makes one writable");
+	if (hint && notice)
+		log_msg(level, "%s", notice);
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;

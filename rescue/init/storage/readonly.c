@@ -332,6 +332,9 @@ int readonly_init(const struct cmdline *c)
 	}
 	strict = true;
 	implied = c->strict_implied;
+	/* The way out for a ddrescue copy, said as the shell opens. */
+	shell_set_notice("strict read-only: every disk stays read-only; "
+			 RESCUE_TOOL_RW " DEV makes one writable");
 	close(open(RESCUE_STRICT_FLAG, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
 	err = start_watcher(true);
 	if (err)
@@ -388,6 +391,7 @@ void readonly_end(void)
 		return;
 	stop_watcher();
 	strict = false;
+	shell_set_notice(NULL);
 	unlink(RESCUE_STRICT_FLAG);
 	unmark_all();
 	md_start_ro(false);
