@@ -43,7 +43,7 @@ PARSER_include   = mkrescue/include.c mkrescue/list.c mkrescue/buf.c \
 		   mkrescue/msg.c lib/readfile.c
 PARSER_options   = mkrescue/options.c mkrescue/msg.c
 # ELF files (libelf) and the library closure of a program.
-PARSER_elfdeps   = mkrescue/closure/elfdeps.c
+PARSER_elfdeps   = mkrescue/closure/elfdeps.c mkrescue/buf.c lib/readfile.c
 PARSER_ldconf    = mkrescue/closure/ldconf.c mkrescue/buf.c mkrescue/msg.c lib/readfile.c
 PARSER_ldpath    = mkrescue/closure/ldpath.c $(PARSER_ldconf) $(PARSER_elfdeps)
 

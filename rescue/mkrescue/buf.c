@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* buf.c: growable byte buffers and whole-file reads. */
+/* buf.c: growable byte buffers, string lists and whole-file reads. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -81,4 +81,29 @@ int buf_read_file(struct buf *b, const char *path)
 	err = buf_append(b, data, len);
 	free(data);
 	return err;
+}
+
+int strv_push(char ***v, size_t *n, const char *s, size_t len)
+{
+	char **grown = realloc(*v, (*n + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	*v = grown;
+	grown[*n] = strndup(s, len);
+	if (!grown[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+void strv_free(char ***v, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		free((*v)[i]);
+	free(*v);
+	*v = NULL;
+	*n = 0;
 }

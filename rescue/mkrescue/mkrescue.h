@@ -35,6 +35,9 @@ int buf_printf(struct buf *b, const char *fmt, ...)
 void buf_free(struct buf *b);
 /* Reads all of PATH, NUL-terminated; -errno without a message. */
 int buf_read_file(struct buf *b, const char *path);
+/* A list of strings *V, *N long: a copy of S's first LEN bytes added. */
+int strv_push(char ***v, size_t *n, const char *s, size_t len);
+void strv_free(char ***v, size_t *n);
 
 /* list.c: the image's entries, sorted and numbered at the end */
 enum list_rank {

@@ -79,19 +79,9 @@ static int elfdeps_interp(Elf *elf, const GElf_Phdr *ph, struct elfdeps *d)
 
 static int elfdeps_push(struct elfdeps *d, const char *name)
 {
-	char **n;
-
 	if (!*name)
 		return -ENOEXEC;
-	n = realloc(d->needed, (d->nneeded + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	d->needed = n;
-	n[d->nneeded] = strdup(name);
-	if (!n[d->nneeded])
-		return -ENOMEM;
-	d->nneeded++;
-	return 0;
+	return strv_push(&d->needed, &d->nneeded, name, strlen(name));
 }
 
 static int elfdeps_dynamic(Elf *elf, size_t phnum, const GElf_Phdr *ph,
@@ -227,11 +217,7 @@ int elfdeps_read(const char *path, struct elfdeps *d)
 
 void elfdeps_free(struct elfdeps *d)
 {
-	size_t i;
-
-	for (i = 0; i < d->nneeded; i++)
-		free(d->needed[i]);
-	free(d->needed);
+	strv_free(&d->needed, &d->nneeded);
 	free(d->interp);
 	free(d->runpath);
 	free(d->rpath);

@@ -40,33 +40,20 @@ static bool hostpath_is_image_dir(const char *path)
 /* True the first time PATH is seen: each path is added once. */
 static int hostpath_first(struct hostpath *hp, const char *path)
 {
-	char **n;
 	size_t i;
+	int err;
 
 	for (i = 0; i < hp->count; i++) {
 		if (!strcmp(hp->added[i], path))
 			return 0;
 	}
-	n = realloc(hp->added, (hp->count + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	hp->added = n;
-	n[hp->count] = strdup(path);
-	if (!n[hp->count])
-		return -ENOMEM;
-	hp->count++;
-	return 1;
+	err = strv_push(&hp->added, &hp->count, path, strlen(path));
+	return err ? err : 1;
 }
 
 void hostpath_free(struct hostpath *hp)
 {
-	size_t i;
-
-	for (i = 0; i < hp->count; i++)
-		free(hp->added[i]);
-	free(hp->added);
-	hp->added = NULL;
-	hp->count = 0;
+	strv_free(&hp->added, &hp->count);
 }
 
 static int hostpath_symlink(struct hostpath *hp, struct list *l,

@@ -22,7 +22,6 @@
 
 static int ldconf_add_dir(struct ldconf *c, const char *dir, size_t len)
 {
-	char **n;
 	size_t i;
 
 	/* "DIR=TYPE", libc4/5 days: the type is ignored, as ldconfig does. */
@@ -36,15 +35,7 @@ static int ldconf_add_dir(struct ldconf *c, const char *dir, size_t len)
 		if (strlen(c->dirs[i]) == len && !strncmp(c->dirs[i], dir, len))
 			return 0;
 	}
-	n = realloc(c->dirs, (c->count + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	c->dirs = n;
-	n[c->count] = strndup(dir, len);
-	if (!n[c->count])
-		return -ENOMEM;
-	c->count++;
-	return 0;
+	return strv_push(&c->dirs, &c->count, dir, len);
 }
 
 static int ldconf_include(struct ldconf *c, const char *pattern, size_t len,
@@ -158,11 +149,5 @@ int ldconf_read_depth(struct ldconf *c, const char *path, int depth)
 
 void ldconf_free(struct ldconf *c)
 {
-	size_t i;
-
-	for (i = 0; i < c->count; i++)
-		free(c->dirs[i]);
-	free(c->dirs);
-	c->dirs = NULL;
-	c->count = 0;
+	strv_free(&c->dirs, &c->count);
 }
