@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* readfile.c: the one read-until-EOF loop, for fixed and growing buffers. */
+/*
+ * readfile.c: the one read-until-EOF loop, for fixed and growing buffers,
+ * and its twin for writes.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -87,5 +90,23 @@ int readfile_alloc(const char *path, size_t max, char **out, size_t *len)
 	*out = buf;
 	if (len)
 		*len = used;
+	return 0;
+}
+
+int writefile_all(int fd, const void *data, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = write(fd, (const char *)data + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;	/* no progress: never spin */
+		done += (size_t)n;
+	}
 	return 0;
 }

@@ -173,18 +173,6 @@ static int gather(struct list *l, const struct options *o)
 	return err;
 }
 
-/* tmp_exists changes with the signals that read it blocked. */
-static void signals_block(sigset_t *old)
-{
-	sigset_t block;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, old);
-}
-
 /* Writes to a temporary file beside OUT, then renames it over OUT. */
 static int write_output(const struct list *l, const struct options *o,
 			const char *dir)
@@ -201,13 +189,13 @@ static int write_output(const struct list *l, const struct options *o,
 		msg_error("unable to write %s: path too long", o->output);
 		return -ENAMETOOLONG;
 	}
-	signals_block(&old);
+	signals_hold(&old);	/* tmp_exists changes with them held */
 	fd = mkostemp(tmp_path, O_CLOEXEC);
 	if (fd < 0)
 		err = -errno;
 	else
 		tmp_exists = true;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	signals_release(&old);
 	if (err) {
 		msg_error("unable to create a temporary file in %s: %s", dir,
 			  strerror(-err));
@@ -244,11 +232,11 @@ static int write_output(const struct list *l, const struct options *o,
 		msg_error("unable to rename %s to %s: %s", tmp_path, o->output,
 			  strerror(-err));
 	}
-	signals_block(&old);
+	signals_hold(&old);
 	if (err)
 		unlink(tmp_path);
 	tmp_exists = false;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	signals_release(&old);
 	return err;
 }
 

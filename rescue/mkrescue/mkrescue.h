@@ -3,6 +3,7 @@
 #ifndef MKRESCUE_H
 #define MKRESCUE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,10 @@ int buf_read_file(struct buf *b, const char *path);
 /* A list of strings *V, *N long: a copy of S's first LEN bytes added. */
 int strv_push(char ***v, size_t *n, const char *s, size_t len);
 void strv_free(char ***v, size_t *n);
+
+/* signals.c: SIGINT, SIGTERM and SIGHUP held while a scratch file exists */
+void signals_hold(sigset_t *old);
+void signals_release(const sigset_t *old);
 
 /* list.c: the image's entries, sorted and numbered at the end */
 enum list_rank {

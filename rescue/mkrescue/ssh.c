@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "mkrescue.h"
+#include "readfile.h"
 
 #define SSH_DROPBEAR	"/usr/sbin/dropbear"
 #define SSH_KEYGEN	"/usr/bin/dropbearkey"
@@ -61,28 +62,12 @@ static int ssh_check_keys(const char *path, const char *text)
 }
 
 /*
+ * Run argv, its stdout into out (may be NULL); 0 when it exited 0.
  * Scratch copies of a private key (the key checked or converted, a key
- * being made) exist only with SIGINT, SIGTERM and SIGHUP held, so that
- * an interrupted run still removes them: main.c's handler runs once
- * they are gone.  The tools run with the signals free (ssh_run).
+ * being made) exist only with the signals held (signals_hold()), so
+ * that an interrupted run still removes them: main.c's handler runs
+ * once they are gone.  The tools run with the signals free.
  */
-static void ssh_scratch_begin(sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, old);
-}
-
-static void ssh_scratch_end(const sigset_t *old)
-{
-	sigprocmask(SIG_SETMASK, old, NULL);
-}
-
-/* Run argv, its stdout into out (may be NULL); 0 when it exited 0. */
 static int ssh_run(char *const argv[], struct buf *out)
 {
 	int fds[2], status;
@@ -133,19 +118,11 @@ static const char *ssh_fingerprint(const struct buf *out, int *len)
 static int ssh_write_file(const char *path, const struct buf *data)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	size_t done = 0;
-	ssize_t n;
-	int err = 0;
+	int err;
 
 	if (fd < 0)
 		return -errno;
-	while (!err && done < data->len) {
-		n = write(fd, data->data + done, data->len - done);
-		if (n < 0 && errno != EINTR)
-			err = -errno;
-		else if (n > 0)
-			done += (size_t)n;
-	}
+	err = writefile_all(fd, data->data, data->len);
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	return err;
@@ -167,10 +144,10 @@ static int ssh_check_host_key(const char *what, const char *name,
 	sigset_t old;
 	int err;
 
-	ssh_scratch_begin(&old);
+	signals_hold(&old);
 	if (!mkdtemp(dir)) {
 		err = -errno;
-		ssh_scratch_end(&old);
+		signals_release(&old);
 		msg_error("unable to check %s %s: a scratch directory: %s", what,
 			  name, strerror(-err));
 		return err;
@@ -215,7 +192,7 @@ out:
 	unlink(conv);
 	unlink(in);
 	rmdir(dir);
-	ssh_scratch_end(&old);
+	signals_release(&old);
 	buf_free(&converted);
 	buf_free(&ignored);
 	return err;
@@ -248,10 +225,10 @@ static int ssh_make_default_key(const char *path)
 		err = -errno;
 		goto fail;
 	}
-	ssh_scratch_begin(&old);
+	signals_hold(&old);
 	if (!mkdtemp(dir.data)) {
 		err = -errno;
-		ssh_scratch_end(&old);
+		signals_release(&old);
 		goto fail;
 	}
 	err = buf_printf(&key, "%s/key", dir.data);
@@ -266,7 +243,7 @@ static int ssh_make_default_key(const char *path)
 		if (key.data)
 			unlink(key.data);
 		rmdir(dir.data);
-		ssh_scratch_end(&old);
+		signals_release(&old);
 		goto out;
 	}
 	if (link(key.data, path) == 0) {
@@ -279,7 +256,7 @@ static int ssh_make_default_key(const char *path)
 	}
 	unlink(key.data);
 	rmdir(dir.data);
-	ssh_scratch_end(&old);
+	signals_release(&old);
 	if (!err)
 		goto out;
 fail:

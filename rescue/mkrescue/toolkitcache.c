@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "mkrescue.h"
+#include "readfile.h"
 
 #define TOOLKIT_CACHE_FORMAT	"devtmpfs-rescue toolkit 2"
 #define APPLETS_CACHE_FORMAT	"devtmpfs-rescue applets 1"
@@ -271,8 +272,7 @@ int applets_cache_get(const char *path, struct buf *list)
 void cache_put(const char *path, const struct buf *blob)
 {
 	char *tmp = NULL;
-	size_t done = 0;
-	ssize_t n;
+	bool written;
 	int fd;
 
 	if (!cache_dir_trusted(path) || asprintf(&tmp, "%s.XXXXXX", path) < 0)
@@ -282,13 +282,8 @@ void cache_put(const char *path, const struct buf *blob)
 		free(tmp);
 		return;
 	}
-	while (done < blob->len) {
-		n = write(fd, blob->data + done, blob->len - done);
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	if (close(fd) < 0 || done != blob->len || fchmodat(AT_FDCWD, tmp, 0644, 0) < 0 ||
+	written = writefile_all(fd, blob->data, blob->len) == 0;
+	if (close(fd) < 0 || !written || fchmodat(AT_FDCWD, tmp, 0644, 0) < 0 ||
 	    rename(tmp, path) < 0)
 		unlink(tmp);
 	free(tmp);

@@ -80,9 +80,7 @@ static int toolkit_xz(const char *in, size_t len, char **out, size_t *out_len)
 static int toolkit_write_file(const char *path, const struct newc_entry *e)
 {
 	char tmp[PATH_MAX];
-	size_t done = 0;
-	ssize_t n;
-	int fd, err = 0;
+	int fd, err;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.toolkit", path) >=
 	    sizeof(tmp))
@@ -91,13 +89,7 @@ static int toolkit_write_file(const char *path, const struct newc_entry *e)
 		  0600);
 	if (fd < 0)
 		return -errno;
-	while (!err && done < e->size) {
-		n = write(fd, e->data + done, e->size - done);
-		if (n < 0 && errno != EINTR)
-			err = -errno;
-		else if (n > 0)
-			done += (size_t)n;
-	}
+	err = writefile_all(fd, e->data, e->size);
 	if (!err && fchmod(fd, e->mode & 07777) < 0)
 		err = -errno;
 	if (close(fd) < 0 && !err)
