@@ -82,18 +82,12 @@ static int open_control(void)
 
 static struct btrfs_fs *find_fs(const struct blkdev *d)
 {
-	size_t i;
+	size_t known = nfs;
+	struct btrfs_fs *fs = STORAGE_SLOT(filesystems, nfs, uuid, d->uuid);
 
-	for (i = 0; i < nfs; i++)
-		if (!strcmp(filesystems[i].uuid, d->uuid))
-			return &filesystems[i];
-	if (nfs == BTRFS_FS_MAX)
-		return NULL;
-	memset(&filesystems[nfs], 0, sizeof(filesystems[0]));
-	snprintf(filesystems[nfs].uuid, sizeof(filesystems[0].uuid), "%s",
-		 d->uuid);
-	filesystems[nfs].total = members_btrfs_count(d->node);
-	return &filesystems[nfs++];
+	if (fs && nfs > known)	/* new: how many devices it wants */
+		fs->total = members_btrfs_count(d->node);
+	return fs;
 }
 
 static int btrfs_device_added(const struct blkdev *d)

@@ -41,19 +41,6 @@ static bool integrity_setup(const struct cmdline *c)
 	return cmdline_flag(c, "rd.integrity", true);
 }
 
-static struct integrity *find(const struct blkdev *d)
-{
-	size_t i;
-
-	for (i = 0; i < ndevs; i++)
-		if (!strcmp(devs[i].name, d->name))
-			return &devs[i];
-	if (ndevs == INTEGRITY_MAX)
-		return NULL;
-	memset(&devs[ndevs], 0, sizeof(devs[0]));
-	return &devs[ndevs++];
-}
-
 /* x closed for why, said once in the log. */
 static int leave_closed(struct integrity *x, int err, const char *why)
 {
@@ -103,13 +90,12 @@ static int open_device(struct integrity *x)
 
 static int integrity_device_added(const struct blkdev *d)
 {
-	struct integrity *x = find(d);
+	struct integrity *x = STORAGE_SLOT(devs, ndevs, name, d->name);
 
 	if (!x)
 		return -ENOSPC;
 	if (x->state != I_NEW)
 		return 0;	/* taken already */
-	snprintf(x->name, sizeof(x->name), "%s", d->name);
 	snprintf(x->node, sizeof(x->node), "%s", d->node);
 	snprintf(x->dmname, sizeof(x->dmname), "integrity-%s", d->name);
 	return open_device(x);

@@ -176,19 +176,6 @@ static int read_version(const char *node)
 	return v;
 }
 
-static struct luks *find(const struct blkdev *d)
-{
-	size_t i;
-
-	for (i = 0; i < ncont; i++)
-		if (!strcmp(cont[i].name, d->name))
-			return &cont[i];
-	if (ncont == LUKS_MAX)
-		return NULL;
-	memset(&cont[ncont], 0, sizeof(cont[0]));
-	return &cont[ncont++];
-}
-
 /*
  * cryptsetup open with KEY on its stdin: 0 opened, CRYPTSETUP_BAD_KEY
  * for a key that opens no keyslot, else another failure (said).
@@ -589,7 +576,7 @@ static int take(struct luks *x, const struct blkdev *d)
 
 static int luks_device_added(const struct blkdev *d)
 {
-	struct luks *x = find(d);
+	struct luks *x = STORAGE_SLOT(cont, ncont, name, d->name);
 	int r;
 
 	if (!x)

@@ -150,6 +150,23 @@ void storage_removed(const char *name)
 			layers[i].hooks->device_removed(name);
 }
 
+void *storage_slot(void *table, size_t size, size_t *n, size_t max,
+		   size_t key_off, size_t key_size, const char *key)
+{
+	char *e = table;
+	size_t i;
+
+	for (i = 0; i < *n; i++, e += size)
+		if (!strcmp(e + key_off, key))
+			return e;
+	if (*n == max)
+		return NULL;
+	memset(e, 0, size);
+	snprintf(e + key_off, key_size, "%s", key);
+	(*n)++;
+	return e;
+}
+
 /* The root is late: let each layer start what it can incomplete. */
 int storage_root_wait_over(void)
 {

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arraysize.h"
 #include "rescue-init.h"
 
 struct storage_layer {
@@ -126,6 +127,19 @@ void storage_report(devtable_line_fn *fn, void *ctx);
 void storage_add_alias(struct blkdev *d, const char *alias);
 size_t storage_active(void);
 int storage_find_twin(const struct blkdev *d, char *twin, size_t size);
+
+/*
+ * A layer's record for KEY in its fixed table, found by the string
+ * member FIELD: the one there, else a zeroed new one with KEY in FIELD,
+ * else NULL when the table is full.  TABLE is an array, N its count.
+ */
+void *storage_slot(void *table, size_t size, size_t *n, size_t max,
+		   size_t key_off, size_t key_size, const char *key);
+#define STORAGE_SLOT(table, n, field, key)				\
+	((__typeof__(&(table)[0]))storage_slot((table), sizeof((table)[0]), \
+		&(n), ARRAY_SIZE(table),				\
+		offsetof(__typeof__((table)[0]), field),		\
+		sizeof((table)[0].field), (key)))
 
 /*
  * Strict read-only mode is readonly.c's (readonly_strict()): layers
