@@ -147,19 +147,17 @@ static int check_places(const struct layout *l)
 {
 	const struct partition *a, *b;
 	const struct disk *d;
-	unsigned int i, p, q, pci = 0, ports[MAX_CONTROLLERS] = { 0 };
-	bool controller_used[BUS_COUNT][MAX_CONTROLLERS] = { { false } };
+	unsigned int i, p, q, pci = 0, ports[BUS_COUNT][MAX_CONTROLLERS] = { { 0 } };
 
 	for (i = 0; i < l->ndisks; i++) {
 		d = &l->disk[i];
-		if (d->bus == BUS_VIRTIO_BLK || d->bus == BUS_NVME)
+		/* A PCI device each disk, or each controller at its first. */
+		if (!bus_capacity(d->bus) || !ports[d->bus][d->controller]++)
 			pci++;
-		else if (!controller_used[d->bus][d->controller]) {
-			controller_used[d->bus][d->controller] = true;
-			pci++;
-		}
-		if (d->bus == BUS_AHCI && ++ports[d->controller] > 6) {
-			msg_error("ahci%u has more than 6 disks", d->controller);
+		if (bus_capacity(d->bus) &&
+		    ports[d->bus][d->controller] > bus_capacity(d->bus)) {
+			msg_error("%s%u has more than %u disks", bus_name(d->bus),
+				  d->controller, bus_capacity(d->bus));
 			return -EINVAL;
 		}
 		for (p = 0; p < d->nparts; p++) {
@@ -240,9 +238,9 @@ int layout_check(const struct layout *l)
 		err = check_places(l);
 	if (!err)
 		err = check_root_spec(l);
-	if (!err && layout_count_bus(l, BUS_USB) && !l->rootwait) {
-		msg_error("seed %llu: a disk on USB but no rootwait",
-			  (unsigned long long)l->seed);
+	if (!err && layout_count_late(l) && !l->rootwait) {
+		msg_error("seed %llu: a disk on a bus that attaches late (USB) "
+			  "but no rootwait", (unsigned long long)l->seed);
 		err = -EINVAL;
 	}
 	return err;

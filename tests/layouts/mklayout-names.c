@@ -24,8 +24,22 @@ unsigned int virtio_blk_major = 254;
 #define VIRTIO_BLK_MINORS	16
 #define SD_MINORS		16
 
-static const char *const bus_names[BUS_COUNT] = {
-	"virtio-blk", "virtio-scsi", "ahci", "nvme", "usb",
+/*
+ * The buses, a row each: a new bus is its enum bus, its row here and its
+ * --disk BUS in qemu/run-vm (tests/tools/random-layouts passes the
+ * controller of a bus that has one).
+ */
+static const struct {
+	const char *name;	/* run-vm's --disk BUS: */
+	enum naming naming;
+	unsigned int capacity;	/* disks per controller; 0: a PCI device each */
+	bool late;		/* attaches after the kernel's root search */
+} buses[BUS_COUNT] = {
+	[BUS_VIRTIO_BLK]	= { "virtio-blk", NAMED_VD, 0, false },
+	[BUS_VIRTIO_SCSI]	= { "virtio-scsi", NAMED_SD, 8, false },
+	[BUS_AHCI]		= { "ahci", NAMED_SD, 6, false },	/* QEMU's ports */
+	[BUS_NVME]		= { "nvme", NAMED_NVME, 0, false },
+	[BUS_USB]		= { "usb", NAMED_SD, 4, true },	/* qemu-xhci's USB 2 */
 };
 static const char *const table_names[TABLE_COUNT] = { "none", "mbr", "gpt" };
 static const char *const fs_names[FS_COUNT] = {
@@ -43,7 +57,26 @@ static const char *const dirty_names[DIRTY_COUNT] = { "no", "strict", "written" 
 
 const char *bus_name(enum bus bus)
 {
-	return bus_names[bus];
+	return buses[bus].name;
+}
+
+unsigned int bus_capacity(enum bus bus)
+{
+	return buses[bus].capacity;
+}
+
+bool bus_attaches_late(enum bus bus)
+{
+	return buses[bus].late;
+}
+
+const char *bus_controller_text(enum bus bus, unsigned int controller,
+				char *buf, size_t size)
+{
+	if (!buses[bus].capacity)
+		return "-";
+	snprintf(buf, size, "%u", controller);
+	return buf;
 }
 
 const char *table_name(enum table table)
@@ -73,7 +106,7 @@ const char *dirty_name(enum dirty dirty)
 
 bool bus_is_scsi(enum bus bus)
 {
-	return bus == BUS_VIRTIO_SCSI || bus == BUS_AHCI || bus == BUS_USB;
+	return buses[bus].naming == NAMED_SD;
 }
 
 const struct volume *location_volume(const struct layout *l, struct location loc)
@@ -90,32 +123,37 @@ bool location_same(struct location a, struct location b)
 	return a.disk == b.disk && a.part == b.part;
 }
 
-unsigned int layout_count_bus(const struct layout *l, enum bus bus)
+static unsigned int count_named(const struct layout *l, enum naming naming)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < l->ndisks; i++)
-		n += l->disk[i].bus == bus;
+		n += buses[l->disk[i].bus].naming == naming;
 	return n;
 }
 
-static unsigned int count_scsi(const struct layout *l)
+unsigned int layout_count_late(const struct layout *l)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < l->ndisks; i++)
-		n += bus_is_scsi(l->disk[i].bus);
+		n += buses[l->disk[i].bus].late;
 	return n;
 }
 
-/* The disk's position among the earlier disks of its bus. */
-static unsigned int bus_index(const struct layout *l, int disk)
+static enum naming disk_naming(const struct layout *l, int disk)
+{
+	return buses[l->disk[disk].bus].naming;
+}
+
+/* The disk's position among the earlier disks its kernel names alike. */
+static unsigned int name_index(const struct layout *l, int disk)
 {
 	unsigned int n = 0;
 	int i;
 
 	for (i = 0; i < disk; i++)
-		n += l->disk[i].bus == l->disk[disk].bus;
+		n += disk_naming(l, i) == disk_naming(l, disk);
 	return n;
 }
 
@@ -126,17 +164,17 @@ static unsigned int part_number(const struct layout *l, struct location loc)
 
 bool kernel_name(const struct layout *l, struct location loc, char *buf, size_t size)
 {
-	const struct disk *d = &l->disk[loc.disk];
 	unsigned int partno = part_number(l, loc);
-	unsigned int i = bus_index(l, loc.disk);
+	unsigned int i = name_index(l, loc.disk);
+	enum naming naming = disk_naming(l, loc.disk);
 	char disk[24];
 	int n;
 
-	if (d->bus == BUS_VIRTIO_BLK) {
+	if (naming == NAMED_VD) {
 		snprintf(disk, sizeof(disk), "vd%c", 'a' + i);
-	} else if (d->bus == BUS_NVME) {
+	} else if (naming == NAMED_NVME) {
 		snprintf(disk, sizeof(disk), "nvme%un1", i);
-	} else if (count_scsi(l) == 1) {
+	} else if (count_named(l, NAMED_SD) == 1) {
 		snprintf(disk, sizeof(disk), "sda");
 	} else {
 		if (partno)
@@ -147,7 +185,7 @@ bool kernel_name(const struct layout *l, struct location loc, char *buf, size_t 
 	}
 	if (!partno)
 		n = snprintf(buf, size, "%s", disk);
-	else if (d->bus == BUS_NVME)
+	else if (naming == NAMED_NVME)
 		n = snprintf(buf, size, "%sp%u", disk, partno);
 	else
 		n = snprintf(buf, size, "%s%u", disk, partno);
@@ -170,22 +208,21 @@ static unsigned int nvme_rank(const struct layout *l, struct location loc)
 bool kernel_devt(const struct layout *l, struct location loc,
 		 unsigned int *major, unsigned int *minor)
 {
-	const struct disk *d = &l->disk[loc.disk];
 	unsigned int partno = part_number(l, loc);
 
-	switch (d->bus) {
-	case BUS_VIRTIO_BLK:
+	switch (disk_naming(l, loc.disk)) {
+	case NAMED_VD:
 		*major = virtio_blk_major;
-		*minor = VIRTIO_BLK_MINORS * bus_index(l, loc.disk) + partno;
+		*minor = VIRTIO_BLK_MINORS * name_index(l, loc.disk) + partno;
 		return partno < VIRTIO_BLK_MINORS;
-	case BUS_NVME:
-		if (layout_count_bus(l, BUS_NVME) != 1)
+	case NAMED_NVME:
+		if (count_named(l, NAMED_NVME) != 1)
 			return false;
 		*major = BLOCK_EXT_MAJOR;
 		*minor = nvme_rank(l, loc);
 		return true;
 	default:
-		if (count_scsi(l) != 1)
+		if (count_named(l, NAMED_SD) != 1)
 			return false;
 		*major = SD_MAJOR;
 		*minor = partno;
@@ -210,7 +247,7 @@ bool kernel_may_have_devt(const struct layout *l, struct location loc,
 
 	if (kernel_devt(l, loc, &own_major, &own_minor))
 		return own_major == major && own_minor == minor;
-	if (l->disk[loc.disk].bus == BUS_NVME)
+	if (disk_naming(l, loc.disk) == NAMED_NVME)
 		return major == BLOCK_EXT_MAJOR;
 	return major == SD_MAJOR;
 }

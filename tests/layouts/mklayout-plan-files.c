@@ -103,13 +103,14 @@ static void write_layout_txt(FILE *f, const struct layout *l)
 
 static void write_disks(FILE *f, const struct layout *l)
 {
-	char file[32];
+	char file[32], ctrl[12];
 	unsigned int i;
 
 	for (i = 0; i < l->ndisks; i++) {
 		disk_file_name(i, file, sizeof(file));
-		fprintf(f, "%u %s %u %s %llu %s\n", i, bus_name(l->disk[i].bus),
-			l->disk[i].controller, file,
+		fprintf(f, "%u %s %s %s %llu %s\n", i, bus_name(l->disk[i].bus),
+			bus_controller_text(l->disk[i].bus, l->disk[i].controller,
+					    ctrl, sizeof(ctrl)), file,
 			(unsigned long long)l->disk[i].size_mib * MIB,
 			table_name(l->disk[i].table));
 	}

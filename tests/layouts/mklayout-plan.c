@@ -14,21 +14,6 @@
 #define RNG_STREAM_LAYOUT	0
 
 
-/* Disks per controller; 0: every disk is its own PCI device. */
-static unsigned int controller_capacity(enum bus bus)
-{
-	switch (bus) {
-	case BUS_VIRTIO_SCSI:
-		return 8;
-	case BUS_AHCI:
-		return 6;	/* ports of QEMU's ahci */
-	case BUS_USB:
-		return 4;	/* USB 2 ports of qemu-xhci */
-	default:
-		return 0;
-	}
-}
-
 struct controllers {
 	unsigned int count[BUS_COUNT];
 	unsigned int disks[BUS_COUNT][MAX_CONTROLLERS];
@@ -38,7 +23,7 @@ struct controllers {
 static bool controller_assign(struct rng *r, struct controllers *c,
 			      enum bus bus, unsigned int *ctrl)
 {
-	unsigned int cap = controller_capacity(bus), n = c->count[bus];
+	unsigned int cap = bus_capacity(bus), n = c->count[bus];
 	unsigned int start, k, i;
 
 	*ctrl = 0;

@@ -44,7 +44,7 @@ static bool form_possible(const struct layout *l, enum form form,
 	case FORM_MAJMIN:
 	case FORM_HEX:
 		/* The kernel takes a number at once: it cannot wait for USB. */
-		if (policy->kernel_only && d->bus == BUS_USB)
+		if (policy->kernel_only && bus_attaches_late(d->bus))
 			return false;
 		return kernel_devt(l, l->root, &major, &minor);
 	default:
@@ -176,7 +176,7 @@ int root_choose(struct layout *l, const struct root_policy *policy)
 	l->anchor = l->root;
 	format_root_arg(l, &r);
 
-	l->rootwait = layout_count_bus(l, BUS_USB) > 0 || rng_chance(&r, 1, 4);
+	l->rootwait = layout_count_late(l) > 0 || rng_chance(&r, 1, 4);
 	if (l->rootwait && !policy->kernel_only && rng_chance(&r, 1, 2))
 		l->rootwait_secs = ROOTWAIT_SECS;
 	l->ro_given = rng_chance(&r, 1, 2);

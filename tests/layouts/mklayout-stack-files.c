@@ -80,14 +80,15 @@ static void write_layout_txt(FILE *f, const struct stack *s)
 
 static void write_disks(FILE *f, const struct stack *s)
 {
-	char file[32];
+	char file[32], ctrl[12];
 	unsigned int i;
 
 	for (i = 0; i < s->ndisks; i++) {
 		if ((int)i == s->absent)
 			continue;
 		disk_file_name(i, file, sizeof(file));
-		fprintf(f, "%u %s 0 %s %llu none\n", i, bus_name(s->bus[i]), file,
+		fprintf(f, "%u %s %s %s %llu none\n", i, bus_name(s->bus[i]),
+			bus_controller_text(s->bus[i], 0, ctrl, sizeof(ctrl)), file,
 			(unsigned long long)s->size_mib[i] * MIB);
 	}
 }

@@ -66,11 +66,13 @@ static void random_word(struct rng *r, const char *prefix, unsigned int n, char 
 /* Buses whose disks need no rootwait (USB attaches late). */
 static enum bus random_bus(struct rng *r)
 {
-	static const enum bus buses[] = {
-		BUS_VIRTIO_BLK, BUS_VIRTIO_SCSI, BUS_AHCI, BUS_NVME,
-	};
+	enum bus buses[BUS_COUNT] = { BUS_VIRTIO_BLK };
+	unsigned int n = 0, b;
 
-	return buses[rng_below(r, sizeof(buses) / sizeof(*buses))];
+	for (b = 0; b < BUS_COUNT; b++)
+		if (!bus_attaches_late((enum bus)b))
+			buses[n++] = (enum bus)b;
+	return buses[rng_below(r, n)];
 }
 
 static void plan_disks(struct stack *s, struct rng *r)

@@ -24,7 +24,10 @@
 #define ID_LEN		40	/* a UUID, a label or a PARTLABEL, NUL included */
 #define MIB		(1024 * 1024)
 
+/* The buses a disk hangs off; what each is, is its row in mklayout-names.c. */
 enum bus { BUS_VIRTIO_BLK, BUS_VIRTIO_SCSI, BUS_AHCI, BUS_NVME, BUS_USB, BUS_COUNT };
+/* How the kernel names a bus's disks. */
+enum naming { NAMED_VD, NAMED_SD, NAMED_NVME };
 enum table { TABLE_NONE, TABLE_MBR, TABLE_GPT, TABLE_COUNT };
 enum fs { FS_NONE, FS_EXT2, FS_EXT3, FS_EXT4, FS_VFAT, FS_COUNT };
 enum form {
@@ -197,11 +200,18 @@ bool kernel_may_have_devt(const struct layout *l, struct location loc,
 			  unsigned int major, unsigned int minor);
 /* How the kernel's hex form encodes MAJ:MIN (new_encode_dev). */
 unsigned long kernel_hex_devt(unsigned int major, unsigned int minor);
-unsigned int layout_count_bus(const struct layout *l, enum bus bus);
 /* The volumes a root or a decoy may be: all but MBR extended containers. */
 unsigned int layout_volumes(const struct layout *l, struct location *v);
 struct volume *layout_volume_at(struct layout *l, struct location loc);
 bool bus_is_scsi(enum bus bus);
+/* Disks per controller; 0: every disk is its own PCI device. */
+unsigned int bus_capacity(enum bus bus);
+/* Its disks attach after the kernel looks for the root: rootwait. */
+bool bus_attaches_late(enum bus bus);
+/* The disks file's controller: its number, or "-" for a bus without. */
+const char *bus_controller_text(enum bus bus, unsigned int controller,
+				char *buf, size_t size);
+unsigned int layout_count_late(const struct layout *l);
 
 /* mklayout-plan.c: disks, tables, partitions, roles, places, then ids */
 void layout_plan(struct layout *l, uint64_t seed);
