@@ -48,6 +48,35 @@ stock_kernel_drivers_probe_asynchronously() {
 		paste -sd' ')"
 }
 
+# A root on persistent memory: QEMU's nvdimm, which ACPI's NFIT table
+# describes (nfit), made /dev/pmem0 by libnvdimm and nd_pmem, the
+# drivers of kernel/drivers/nvdimm/ and acpi/nfit/ in modules.list.
+# Without them the root never appears.
+test_stock_kernel_root_on_an_nvdimm() {
+	for_each_stock_kernel stock_kernel_root_on_an_nvdimm
+}
+
+stock_kernel_root_on_an_nvdimm() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" -o "$T/rescue.img" \
+		2>"$T/mkrescue.err" || { fail "mkrescue -k $kver:" "$(cat "$T/mkrescue.err")"; return 1; }
+	make_root_dir "$T/root" pmem
+	# The nvdimm's size is its backing file's: 128 MiB, a memory section.
+	make_ext4 "$T/root" "$T/root.img" 128 "$ROOT_UUID" root || return 1
+	VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/rescue.img" --mem 512M,slots=2,maxmem=2G \
+		--append "root=UUID=$ROOT_UUID" \
+		--qemu-arg -machine --qemu-arg pc,nvdimm=on \
+		--qemu-arg -object --qemu-arg "memory-backend-file,id=pm0,share=off,mem-path=$T/root.img,size=128M" \
+		--qemu-arg -device --qemu-arg nvdimm,id=nv0,memdev=pm0 || return 1
+	expect_log "$T/console.log" 'rescue: found root UUID=[-0-9a-f]+ on /dev/pmem0 \(ext4\)' \
+		"the root found on /dev/pmem0" &&
+	expect_field "$T/console.log" root marker pmem &&
+	expect_field "$T/console.log" root dev /dev/pmem0 &&
+	expect_exec_line /sbin/init /dev/pmem0 ext4 ro
+}
+
 # ext4's soft dependency on crypto-crc32c names crc32c_generic and
 # crc32c_intel, which is for SSE4.2 (a cpu: alias) and fails with ENODEV
 # on QEMU's default CPU (run-vm sets none), which lacks it
