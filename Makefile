@@ -238,7 +238,7 @@ bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 # exactly these, then the directories of ours that are left empty.
 # The data files of rescue/share/ go to PKGDATADIR, where mkrescue
 # (MKRESCUE_DATADIR) and the dracut module (@PKGDATADIR@) read them.
-SHARE_FILES = modules.list module-classes lvm.conf mdadm.conf storage-layers disk-tools
+SHARE_FILES = modules.list module-classes lvm.conf mdadm.conf tool-confs storage-layers disk-tools
 INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
 	$(addprefix $(PKGDATADIR)/,$(SHARE_FILES)) $(MANDIR)/man8/rescue-init.8 \
 	$(MANDIR)/man8/mkrescue.8 $(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh

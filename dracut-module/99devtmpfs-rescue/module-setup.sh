@@ -102,18 +102,21 @@ devtmpfs_rescue_modules_in() {
 }
 
 # No udev under rescue-init: the tools' configuration says so, mkrescue's
-# files (rescue/share/lvm.conf and mdadm.conf, mkrescue(8)).
+# files (the rows of rescue/share/tool-confs, mkrescue(8)).
 devtmpfs_rescue_conf() { # tool
-    local conf
-    case $1 in
-        lvm) conf=lvm.conf ;;
-        mdadm) conf=mdadm.conf ;;
-        *) return 0 ;;
-    esac
-    inst_simple "$(datadir_path)/$conf" "/etc/$1/$conf" || {
-        dfatal "devtmpfs-rescue: unable to install $(datadir_path)/$conf: set DEVTMPFS_RESCUE_DATADIR or run make install"
+    local confs tool file dest
+    confs="$(datadir_path)/tool-confs"
+    if [[ ! -r $confs ]]; then
+        dfatal "devtmpfs-rescue: unable to read $confs: set DEVTMPFS_RESCUE_DATADIR or run make install"
         return 1
-    }
+    fi
+    while read -r tool file dest _; do
+        [[ $tool == "$1" ]] || continue
+        inst_simple "$(datadir_path)/$file" "$dest" || {
+            dfatal "devtmpfs-rescue: unable to install $(datadir_path)/$file: set DEVTMPFS_RESCUE_DATADIR or run make install"
+            return 1
+        }
+    done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$confs")
 }
 
 # Fails, in one line naming them, for the modules of the image whose

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * storage.c: --storage: the tools of rescue/share/storage-layers and /etc;
+ * storage.c: --storage: the tools of rescue/share/storage-layers and their
+ * configuration (rescue/share/tool-confs);
  * the closure of any list of tools (--disk-tools, disktools.c).
  */
 #include <errno.h>
@@ -44,30 +45,8 @@ static const char *const storage_lvm_links[] = {
 	"vgscan",
 };
 
-/*
- * The storage tools' configuration, files of the data directory
- * (rescue/share/, installed beside modules.list), shipped as they are;
- * the dracut module installs the same files.
- *
- * lvm.conf: no udev in the image: LVM makes its /dev nodes itself and
- * waits for no udev event; no daemon (lvmpolld, dmeventd) runs.  No
- * hints file (it would be left in /run/lvm), synchronous reads (the
- * patched kernel has no AIO: lvm would try, then say it falls back), no
- * D-Bus notification (there is no bus).  The names are those of
- * lvm.conf(5) of lvm2 2.03.16 (use_lvmetad is gone since 2.03).
- *
- * mdadm.conf: mdadm waits for udev only when /run/udev exists and
- * MDADM_NO_UDEV is unset: never in this image, where it makes the
- * /dev/md nodes itself.  Arrays of any host assemble under their own
- * names (HOMEHOST <ignore>).
- */
-static const struct storage_conf {
-	const char *path;	/* in the image */
-	const char *name;	/* in the data directory */
-} storage_confs[] = {
-	{ "etc/lvm/lvm.conf", "lvm.conf" },
-	{ "etc/mdadm/mdadm.conf", "mdadm.conf" },
-};
+/* The storage tools' configuration files: DATADIR/TOOL_CONFS, a row each. */
+#define TOOL_CONFS		"tool-confs"
 
 /* Each command as the host has it, a link to lvm. */
 static int storage_add_lvm_links(struct list *l, struct hostpath *hp,
@@ -201,23 +180,61 @@ int storage_add_tools(struct list *l, struct hostpath *hp, bool required,
 
 /* DATADIR/NAME as the image's PATH. */
 static int storage_add_conf(struct list *l, const char *datadir,
-			    const struct storage_conf *c)
+			    const char *name, const char *path)
 {
-	struct buf path = { 0 }, text = { 0 };
+	struct buf file = { 0 }, text = { 0 };
 	int err;
 
-	err = buf_printf(&path, "%s/%s", datadir, c->name);
+	err = buf_printf(&file, "%s/%s", datadir, name);
 	if (err) {
-		msg_error("unable to add /%s: out of memory", c->path);
+		msg_error("unable to add %s: out of memory", path);
 		return err;
 	}
-	err = buf_read_file(&text, path.data);
+	err = buf_read_file(&text, file.data);
 	if (err)
-		msg_error("unable to read %s: %s", path.data, strerror(-err));
+		msg_error("unable to read %s: %s", file.data, strerror(-err));
 	else
-		err = list_add_data(l, c->path, 0644, text.data, text.len,
+		err = list_add_data(l, path + 1, 0644, text.data, text.len,
 				    LIST_DEFAULT, "storage configuration");
 	buf_free(&text);
+	buf_free(&file);
+	return err;
+}
+
+/* Each row of DATADIR/tool-confs: "TOOL FILE /PATH". */
+static int storage_add_confs(struct list *l, const char *datadir)
+{
+	struct buf path = { 0 }, table = { 0 };
+	char *line, *next;
+	int err;
+
+	err = buf_printf(&path, "%s/%s", datadir, TOOL_CONFS);
+	if (!err)
+		err = buf_read_file(&table, path.data);
+	if (err)
+		msg_error("unable to read %s/%s: %s", datadir, TOOL_CONFS,
+			  strerror(-err));
+	for (line = table.data; !err && line && *line; line = next) {
+		char *save = NULL, *tool, *name, *dest;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		tool = strtok_r(line, " \t", &save);
+		if (!tool || *tool == '#')
+			continue;
+		name = strtok_r(NULL, " \t", &save);
+		dest = strtok_r(NULL, " \t", &save);
+		if (!name || !dest || *dest != '/' || strchr(name, '/') ||
+		    strtok_r(NULL, " \t", &save)) {
+			msg_error("unable to read %s: the row of %s is not "
+				  "TOOL FILE /PATH", path.data, tool);
+			err = -EINVAL;
+			break;
+		}
+		err = storage_add_conf(l, datadir, name, dest);
+	}
+	buf_free(&table);
 	buf_free(&path);
 	return err;
 }
@@ -225,12 +242,11 @@ static int storage_add_conf(struct list *l, const char *datadir,
 int storage_add(struct list *l, struct hostpath *hp, bool required,
 		const char *datadir)
 {
-	size_t i;
 	int err;
 
 	err = storage_add_tools(l, hp, required, datadir, STORAGE_LAYERS,
 				STORAGE_TOOLS_COLUMN, "storage tool");
-	for (i = 0; !err && i < ARRAY_SIZE(storage_confs); i++)
-		err = storage_add_conf(l, datadir, &storage_confs[i]);
+	if (!err)
+		err = storage_add_confs(l, datadir);
 	return err;
 }

@@ -287,7 +287,7 @@ test_install_puts_files_in_place_and_uninstall_removes_them() {
 	make -s -C "$TOP" install DESTDIR="$dest" PREFIX=/usr >"$T/install.log" 2>&1 ||
 		{ fail "make install failed:" "$(tail -5 "$T/install.log")"; return 1; }
 	files=$(cd "$dest" && find . -type f | sort | tr '\n' ' ')
-	[ "$files" = "./usr/lib/devtmpfs-rescue/rescue-init ./usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh ./usr/sbin/mkrescue ./usr/share/devtmpfs-rescue/disk-tools ./usr/share/devtmpfs-rescue/lvm.conf ./usr/share/devtmpfs-rescue/mdadm.conf ./usr/share/devtmpfs-rescue/modules.list ./usr/share/devtmpfs-rescue/storage-layers ./usr/share/man/man8/mkrescue.8 ./usr/share/man/man8/rescue-init.8 " ] ||
+	[ "$files" = "./usr/lib/devtmpfs-rescue/rescue-init ./usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh ./usr/sbin/mkrescue ./usr/share/devtmpfs-rescue/disk-tools ./usr/share/devtmpfs-rescue/lvm.conf ./usr/share/devtmpfs-rescue/mdadm.conf ./usr/share/devtmpfs-rescue/module-classes ./usr/share/devtmpfs-rescue/modules.list ./usr/share/devtmpfs-rescue/storage-layers ./usr/share/devtmpfs-rescue/tool-confs ./usr/share/man/man8/mkrescue.8 ./usr/share/man/man8/rescue-init.8 " ] ||
 		{ fail "make install wrote: $files"; return 1; }
 	grep -q '^rescue_init_installed=/usr/lib/devtmpfs-rescue/rescue-init$' \
 		"$dest/usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh" ||
