@@ -108,7 +108,7 @@ make_image_by_hand() { # out [with-console]
 # Unevictable, and tmpfs otherwise (Shmem).  make_image's files hold
 # more than half of BUSYBOX_KB before the toolkit is unpacked (/init and
 # the blob, Debian 12's busybox: about 1200 of 1935 KiB), and all of it
-# after (busybox itself); once they are deleted, 0 to 20 KiB are left.
+# after (busybox itself); once they are deleted, 0 to 24 KiB are left.
 # rescue-init deletes them in a child once init runs, so the check waits
 # up to 10 s for the memory to come back.  rootfs_kb says what was left.
 write_report_init() { # path [shell]
