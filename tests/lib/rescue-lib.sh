@@ -2,7 +2,7 @@
 # tests/lib/rescue-lib.sh: what the groups that boot rescue-init share (and
 # tests/tools/random-layouts, for its dirty roots): the image of the
 # rescue-init, pid1, rescue-shell, readonly, faults and members groups
-# (mkrescue's, with no modules), report-init roots, decoys, boots, the
+# (mkrescue's, without -k), report-init roots, decoys, boots, the
 # rescue shell driver and the dirty ext4 maker.
 
 # shellcheck disable=SC2034 # its variables are for the files that source it
