@@ -88,7 +88,8 @@ test_shell_ending_at_once_is_retried_slowly_and_said_once() {
 	local status fails starts
 	printf '#!/bin/busybox sh\nexit 0\n' >"$T/quick-sh"
 	echo "file /bin/sh $T/quick-sh 0755 0 0" >"$T/extra.list"
-	EXTRA_LIST=$T/extra.list make_image "$T/initrd" || return 1
+	# Its /bin/sh: mkrescue's toolkit would put busybox's link back before the shell.
+	EXTRA_LIST=$T/extra.list make_image_by_hand "$T/initrd" || return 1
 	"$RUN_VM" --log "$T/console.log" --timeout 25 --kernel "$BZIMAGE" --initrd "$T/initrd" \
 		--append "root=LABEL=nowhere rescue.debug" 2>"$T/run-vm.err"
 	status=$?

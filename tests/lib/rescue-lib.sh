@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# tests/lib/rescue-lib.sh: what the groups that boot rescue-init in a minimal
-# initramfs share (rescue-init.sh, faults.sh, readonly.sh, and
-# tests/tools/random-layouts for its dirty roots): the image, report-init roots,
-# decoys, boots, the rescue shell driver and the dirty ext4 maker.
+# tests/lib/rescue-lib.sh: what the groups that boot rescue-init share (and
+# tests/tools/random-layouts, for its dirty roots): the image of the
+# rescue-init, pid1, rescue-shell, readonly, faults and members groups
+# (mkrescue's, without -k), report-init roots, decoys, boots, the
+# rescue shell driver and the dirty ext4 maker.
 
 # shellcheck disable=SC2034 # its variables are for the files that source it
 RESCUE_INIT=$BUILD/rescue-init
@@ -13,9 +14,70 @@ ROOT_PARTUUID=8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7001
 DECOY_PARTUUID=8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7002
 BASE_PARTUUID=8e2a61c4-53b7-4d2e-b1f0-6c9d4a3e7003
 
-# The image: rescue-init as /init, busybox, rescue-ls and rescue-mount
-# links, a minimal /etc, /newroot, and no /dev unless "with-console".
+# The image: build/mkrescue's, so that these groups boot what the product
+# ships: rescue-init as /init with its tool links, the layout (/etc,
+# /root, /newroot, /dev/console) and busybox in the toolkit blob that
+# rescue-init unpacks on first need; no e2fsck, storage or disk tools,
+# uncompressed.  "with-console" is kept for the callers: mkrescue's
+# layout always has the /dev/console node it stood for.  $EXTRA_LIST
+# holds the test's cpio-list lines (gen_init_cpio's format):
+#  - file /sbin/e2fsck SRC: --e2fsck SRC, in the toolkit, as mkrescue
+#    ships it (with the fsck.ext* links);
+#  - a file whose mode mkrescue keeps (0755 or 0644 less what the source
+#    withholds), a 0755 dir, owned by root: --include, which is exact;
+#  - the rest (slink, nod, other modes or owners): a second archive after
+#    mkrescue's, which the kernel unpacks over it (a later entry replaces
+#    an earlier one).  Never /bin/sh or /bin/busybox: the toolkit puts its
+#    own back before the shell starts (make_image_by_hand has no toolkit).
 make_image() { # out [with-console]
+	local e2fsck=(--no-e2fsck) opts=() rest=$1.rest.list empty=$1.empty-dir
+	local kind path f3 f4 f5 f6 more perm
+	[ -x "$BUILD/mkrescue" ] || { fail "no $BUILD/mkrescue (make build/mkrescue)"; return 1; }
+	rm -f "$rest"
+	if [ -n "${EXTRA_LIST:-}" ]; then
+		while read -r kind path f3 f4 f5 f6 more; do
+			case $kind in '' | '#'*) continue ;; esac
+			case $path in /bin/sh | /bin/busybox)
+				fail "make_image: the toolkit replaces $path of $EXTRA_LIST (make_image_by_hand)"
+				return 1 ;;
+			esac
+			if [ "$kind $path" = "file /sbin/e2fsck" ] && [ "$f4 $f5 $f6" = "0755 0 0" ]; then
+				e2fsck=(--e2fsck "$f3")
+				continue
+			fi
+			if [ "$kind" = file ] && [ -f "$f3" ] && [ "$f5 $f6" = "0 0" ] && [ -z "$more" ]; then
+				perm=$((8#$(stat -c %a "$f3")))
+				perm=$(( (perm & 8#111 ? 8#755 : 8#644) & (perm | 8#700) ))
+				if [ "$perm" -eq $((8#$f4)) ]; then
+					opts+=(--include "$f3:$path")
+					continue
+				fi
+			fi
+			if [ "$kind" = dir ] && [ "$f3 $f4 $f5" = "0755 0 0" ] && [ -z "$f6" ]; then
+				mkdir -p "$empty" && chmod 0755 "$empty" || return 1
+				opts+=(--include "$empty:$path")
+				continue
+			fi
+			echo "$kind $path $f3 $f4 $f5 $f6 $more" >>"$rest"
+		done <"$EXTRA_LIST"
+	fi
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" --busybox "$BUSYBOX" --no-storage \
+		--no-disk-tools --compress none "${e2fsck[@]}" "${opts[@]}" -o "$1.tmp" \
+		2>"$1.err" || { fail "mkrescue failed:" "$(cat "$1.err")"; return 1; }
+	rm -f "$1.err"
+	if [ -s "$rest" ]; then
+		cpio_from_list "$rest" "$1.rest.cpio" || return 1
+		# The kernel looks for the next archive on a 4-byte boundary.
+		truncate -s %4 "$1.tmp" && cat "$1.rest.cpio" >>"$1.tmp" || return 1
+	fi
+	mv "$1.tmp" "$1"
+}
+
+# The hand-built image mkrescue's replaced: rescue-init as /init, busybox
+# as files, rescue-ls and rescue-mount links, a minimal /etc, /newroot,
+# and no /dev unless "with-console".  Only for a test whose /bin/sh is its
+# own (mkrescue's toolkit would put busybox's back).
+make_image_by_hand() { # out [with-console]
 	echo "root:x:0:0:root:/root:/bin/sh" >"$T/passwd"
 	{
 		busybox_cpio_list
@@ -44,10 +106,12 @@ make_image() { # out [with-console]
 # the real root cannot reach the old rootfs (it is overmounted, and no
 # process is left in it), and a file of the real root says nothing about
 # it.  The rootfs is ramfs when root= is given, whose pages count as
-# Unevictable, and tmpfs otherwise (Shmem); the image's busybox alone
-# holds BUSYBOX_KB.  rescue-init deletes the files in a child once init
-# runs, so the check waits up to 10 s for the memory to come back.
-# rootfs_kb says what was left.
+# Unevictable, and tmpfs otherwise (Shmem).  make_image's files hold
+# more than half of BUSYBOX_KB before the toolkit is unpacked (/init and
+# the blob, Debian 12's busybox: about 1200 of 1935 KiB), and all of it
+# after (busybox itself); once they are deleted, 0 to 24 KiB are left.
+# rescue-init deletes them in a child once init runs, so the check waits
+# up to 10 s for the memory to come back.  rootfs_kb says what was left.
 write_report_init() { # path [shell]
 	local busybox_kb
 	busybox_kb=$(($(stat -c %s "$BUSYBOX") / 1024))
