@@ -41,16 +41,6 @@ EOF
 	make_ext4 "$T/root" "$1" 16 2f4ae0b6-5c1b-4b7f-9e21-4c1d6a7e0001 pattern-root
 }
 
-# expect_fields CASE KEY=VALUE...: the guest's "TEST RESULT: CASE" line
-# has each KEY=VALUE.
-expect_fields() {
-	local case=$1 kv
-	shift
-	for kv in "$@"; do
-		expect_field "$T/console.log" "$case" "${kv%%=*}" "${kv#*=}" || return 1
-	done
-}
-
 # make_pattern_initramfs OUT: an initramfs whose /init is stdin, with
 # /report-dev to report /dev in the initramfs ($DEV_MOUNT: the status of
 # the init's own devtmpfs mount; needs /proc), and /to-sysroot, the end
@@ -73,17 +63,9 @@ dev_mounts=$(awk '$2 == "/dev" { n++ } END { print n + 0 }' /proc/mounts)
 if [ -b /dev/vda ]; then vda=yes; else vda=no; fi
 echo "TEST RESULT: initramfs dev_mount_status=${DEV_MOUNT:-none} dev_fs=$dev_fs dev_mounts=$dev_mounts vda=$vda"
 EOF
-	{
-		busybox_cpio_list
-		echo "dir /dev 0755 0 0"
-		echo "nod /dev/console 0600 0 0 c 5 1"
-		echo "dir /run 0755 0 0"
-		echo "dir /sysroot 0755 0 0"
-		echo "file /init $T/init 0755 0 0"
-		echo "file /report-dev $T/report-dev 0755 0 0"
-		echo "file /to-sysroot $T/to-sysroot 0755 0 0"
-	} >"$T/initramfs.list"
-	cpio_from_list "$T/initramfs.list" "$1"
+	busybox_initramfs "$1" "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" \
+		"dir /run 0755 0 0" "dir /sysroot 0755 0 0" "file /init $T/init 0755 0 0" \
+		"file /report-dev $T/report-dev 0755 0 0" "file /to-sysroot $T/to-sysroot 0755 0 0"
 }
 
 # dracut's 99base/init.sh: mount devtmpfs only if /dev is not mounted.
