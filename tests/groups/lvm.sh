@@ -14,6 +14,8 @@
 . "$TOP/tests/lib/disks.sh"
 
 LVM_VM_TIMEOUT=${LVM_VM_TIMEOUT:-240}
+# shellcheck disable=SC2034 # stack_boot and stack_steps read it (tests/lib/stacked-lib.sh)
+STACK_VM_TIMEOUT=$LVM_VM_TIMEOUT
 SPAN_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9015
 LUKS_LVM_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9016
 # PV UUIDs (lvm's 6-4-4-4-4-4-6), fixed so a test can name a missing one.
@@ -90,8 +92,7 @@ lvm_image() {
 # lvm_vm HOW APPEND DISK...: the disks ($LVM_DISKS, a make_lvm_*disk*
 # function; make_lvm_disks by default), the image, sums of the DISKs
 # (BUS:NAME of $T/NAME.img), then the kernel on them: HOW is boot
-# (boot_vm) or steps (tests/tools/vm-steps.exp typing $T/steps, the log
-# shown when they fail).
+# (stack_boot) or steps (stack_steps, typing $T/steps).
 lvm_vm() {
 	local how=$1 append=$2 disk args=() imgs=()
 	shift 2
@@ -101,14 +102,7 @@ lvm_vm() {
 		imgs+=("$T/${disk#*:}.img")
 	done
 	record_sums "${imgs[@]}"
-	args=(--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem "$(stack_mem)"
-		--append "$append" "${args[@]}")
-	if [ "$how" = steps ]; then
-		"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" "${args[@]}" ||
-			{ show_log "$T/console.log" 40; return 1; }
-	else
-		VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" "${args[@]}"
-	fi
+	"stack_$how" "$append" "${args[@]}"
 }
 lvm_boot() { lvm_vm boot "$@"; }
 lvm_steps() { lvm_vm steps "$@"; }
@@ -253,8 +247,7 @@ plain_vg_activated_without_lvm() {
 	want TEST RESULT: root
 	end
 	STEPS
-	lvm_steps "root=/dev/rescue-vg/root-lv rd.break=pre-pivot init=/bin/sh" virtio-blk:lvm-root ||
-		{ fail "the steps of $T/steps failed"; return 1; }
+	lvm_steps "root=/dev/rescue-vg/root-lv rd.break=pre-pivot init=/bin/sh" virtio-blk:lvm-root || return 1
 	expect_log "$T/console.log" \
 		"rescue: lvm: activating the LVs of rescue-vg \(volume group rescue-vg, UUID [A-Za-z0-9-]+, all its PVs there\) with device-mapper ioctls, no lvm run" \
 		"the fast path's line" &&
@@ -539,8 +532,7 @@ luks2_then_lvm_then_ext4() {
 	want TEST RESULT: root
 	end
 	EOF
-	lvm_steps "root=/dev/cryptvg/root" virtio-blk:luks ||
-		{ fail "the steps of $T/steps failed"; return 1; }
+	lvm_steps "root=/dev/cryptvg/root" virtio-blk:luks || return 1
 	expect_log "$T/console.log" \
 		"rescue: lvm: /dev/dm-0 is PV $PV_LUKS of volume group cryptvg \(UUID [A-Za-z0-9-]+\), 1 of 1 PVs there" \
 		"the PV inside the LUKS container" &&
@@ -573,8 +565,7 @@ rescue_mount_opens_luks_then_lvm() {
 	want TEST RESULT: root
 	end
 	EOF
-	lvm_steps "root=/dev/cryptvg/root rescue" virtio-blk:luks ||
-		{ fail "the steps of $T/steps failed"; return 1; }
+	lvm_steps "root=/dev/cryptvg/root rescue" virtio-blk:luks || return 1
 	expect_no_log "$T/console.log" "turns luks off" "a layer said to be off" &&
 	expect_log "$T/console.log" \
 		"^rescue-mount: luks: opened /dev/vda \(LUKS2, UUID $luks_uuid\) as dm-0 \(/dev/mapper/luks-$luks_uuid\), read-only$" \
@@ -629,10 +620,7 @@ test_dracut_add_devtmpfs_rescue_lvm_boots_the_lv_root() {
 		{ fail "no lvm.conf in mkrescue's image:" "$(cat "$T/lvm.conf.mkrescue")"; return 1; }
 	diff -u "$T/lvm.conf.mkrescue" "$T/lvm.conf" >"$T/lvm.conf.diff" ||
 		{ fail "the dracut image's lvm.conf is not mkrescue's:" "$(cat "$T/lvm.conf.diff")"; return 1; }
-	record_sums "$T/lvm-root.img"
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$img" --mem 1G \
-		--append "root=/dev/rescue-vg/root-lv" --disk "virtio-blk:$T/lvm-root.img" || return 1
+	as_dracut lvm_boot "root=/dev/rescue-vg/root-lv" virtio-blk:lvm-root || return 1
 	expect_lvs_activated rescue-vg 3 "the VG activated by rescue-init" &&
 	expect_no_log "$T/console.log" 'udevd|udevadm|systemd\[1\]' "udev or systemd running" &&
 	expect_lv_root lvm-root
