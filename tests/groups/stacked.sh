@@ -488,15 +488,6 @@ make_md_luks_lvm() {
 	done
 }
 
-# The passphrase typed at the prompt naming DEV and the container.
-stacked_passphrase_steps() { # dev luks-uuid
-	cat >"$T/steps" <<-EOF
-	want Passphrase for $1 \\(LUKS UUID $2\\):
-	send $STACK_PASS
-	end
-	EOF
-}
-
 # What md RAID1 -> LUKS2 -> LVM shows: the array from both members, the
 # container on it opened, the PV inside, its VG, the root on the LV.
 expect_md_luks_lvm_root() {
@@ -528,7 +519,7 @@ md_raid1_luks2_lvm_root() {
 	stacked_image "$T/initrd" &&
 	make_md_luks_lvm "$T/m0.img" "$T/m1.img" || return 1
 	record_sums "$T/m0.img" "$T/m1.img"
-	stacked_passphrase_steps /dev/md127 "$MDL_LUKS_UUID"
+	passphrase_steps /dev/md127 "$MDL_LUKS_UUID" "$STACK_PASS"
 	stack_steps "root=/dev/mdvg/root" \
 		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
 	expect_md_luks_lvm_root &&
@@ -563,7 +554,7 @@ dracut_luks2_lvm_root_passphrase_typed() {
 	stacked_image "$T/initrd" &&
 	make_luks_lvm_payloads || return 1
 	record_sums "$T/deb.img"
-	stacked_passphrase_steps /dev/vda "$DEB_LUKS_UUID"
+	passphrase_steps /dev/vda "$DEB_LUKS_UUID" "$STACK_PASS"
 	stack_steps "root=/dev/mapper/debvg-root" --disk "virtio-blk:$T/deb.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: luks: opened /dev/vda \(LUKS2, UUID $DEB_LUKS_UUID\) as dm-0 \(/dev/mapper/luks-$DEB_LUKS_UUID\)$" \

@@ -158,6 +158,28 @@ make_ext4() {
 		fail "mke2fs of $2 failed"
 }
 
+# luks_encrypt IMG UUID PASS [1]: the filesystem at the start of IMG
+# (within all but its last 32 MiB, which the header takes) encrypted in
+# place into a LUKS2 container UUID, passphrase PASS (LUKS1 with 1),
+# from userspace: cryptsetup reencrypt --force-offline-reencrypt, no dm,
+# no loop.  PBKDF2 at its cheapest: the tests time boots, not key
+# derivation.  blkid must see the container.
+luks_encrypt() {
+	local img=$1 uuid=$2 ver=${4:-2}
+	printf '%s' "$3" >"$T/pass"
+	cryptsetup reencrypt --encrypt --type luks2 --reduce-device-size 32M \
+		--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid "$uuid" \
+		--key-file "$T/pass" --batch-mode --force-offline-reencrypt \
+		"$img" >"$T/cryptsetup.log" 2>&1 ||
+		{ fail "cryptsetup reencrypt --encrypt of $img failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
+	if [ "$ver" = 1 ]; then
+		cryptsetup convert --type luks1 --batch-mode "$img" >>"$T/cryptsetup.log" 2>&1 ||
+			{ fail "cryptsetup convert of $img to LUKS1 failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
+	fi
+	blkid -p "$img" | grep -q "VERSION=\"$ver\" UUID=\"$uuid\" TYPE=\"crypto_LUKS\"" ||
+		{ fail "blkid does not see $img as LUKS$ver $uuid:" "$(blkid -p "$img")"; return 1; }
+}
+
 # make_gpt IMG SIZE_MB NAME:PARTUUID:SIZE_MB...: a GPT disk built without
 # loop devices, Linux partitions from 1 MiB on in order; the last size may
 # be "rest".  The one GPT builder of the tests; put_ext4 fills a partition.
