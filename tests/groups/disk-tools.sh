@@ -271,6 +271,14 @@ part_sum() { # img n
 	dd if="$1" bs=512 skip="$start" count="$sectors" status=none | sha256sum | cut -d' ' -f1
 }
 
+# rescue_rw_shell APPEND DISK: $T/commands typed in the rescue shell of
+# the patched kernel on $T/rescue.img, the root $T/root.img as vda and
+# DISK as vdb.
+rescue_rw_shell() {
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/rescue.img" \
+		--append "$1" --disk "virtio-blk:$T/root.img" --disk "virtio-blk:$2"
+}
+
 # A partition is read-only while its disk is: rescue-rw lifts both, the
 # sibling keeps its flag; --ro puts both back, the disk with its last
 # writable partition.
@@ -291,9 +299,7 @@ test_rescue_rw_on_a_partition_lifts_its_disk_not_its_sibling() {
 		echo 'sync; rescue-rw --ro /dev/vdb1'
 		result_cmd back vdb '$(blockdev --getro /dev/vdb)' vdb1 '$(blockdev --getro /dev/vdb1)'
 	} >"$T/commands"
-	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/rescue.img" \
-		--append "root=/dev/vda rescue" \
-		--disk "virtio-blk:$T/root.img" --disk "virtio-blk:$T/parts.img" || return 1
+	rescue_rw_shell "root=/dev/vda rescue" "$T/parts.img" || return 1
 	expect_log "$T/console.log" '^rescue-rw: /dev/vdb1 was read-only, now writable' \
 		"the partition made writable" &&
 	expect_log "$T/console.log" '^rescue-rw: /dev/vdb \(the disk of /dev/vdb1\) was read-only, now writable' \
@@ -336,9 +342,7 @@ test_rescue_rw_refuses_with_one_line_each() {
 		result_cmd refuse usage '$r'
 		result_cmd ro vda '$(blockdev --getro /dev/vda)' vdb '$(blockdev --getro /dev/vdb)'
 	} >"$T/commands"
-	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/rescue.img" \
-		--append "root=/dev/vda rescue.ro=strict rd.break" \
-		--disk "virtio-blk:$T/root.img" --disk "virtio-blk:$T/held.img" || return 1
+	rescue_rw_shell "root=/dev/vda rescue.ro=strict rd.break" "$T/held.img" || return 1
 	expect_log "$T/console.log" '^rescue-rw: unable to use /dev/vdz: no such block device in /sys/class/block' \
 		"the missing device's line" &&
 	expect_log "$T/console.log" '^rescue-rw: unable to make /dev/vda writable: /dev/vda is mounted on /newroot' \
