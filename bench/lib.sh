@@ -6,19 +6,14 @@
 # (spread, median) and the ratios with their verdicts, one boot through
 # qemu/run-vm, the inputs they build (an ext4 root, a cpio archive,
 # dracut with this tree's module), the readers of a guest's console
-# log, and the writer of their block of bench/RESULTS.md.  It sources
-# nothing of tests/: the helpers below that the tests have too are the
-# few lines a benchmark needs of them.
+# log, and the writer of their block of bench/RESULTS.md.  Of tests/ it
+# sources tests/lib/common.sh alone, what the tests' helpers share with
+# it: the paths of the build (BUILD, BZIMAGE, KOBJ, BUSYBOX, RUN_VM),
+# busybox's initramfs lists, QEMU's monitor, result_field and
+# printk_time; nothing there fails a test or needs one.
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-BUILD=${BUILD:-$TOP/build}
-# make passes a relative BUILD: absolute while the working directory is
-# still the caller's.
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-BZIMAGE=${BZIMAGE:-$BUILD/bzImage}
-KOBJ=${KOBJ:-$BUILD/kernel/obj}
-BUSYBOX=${BUSYBOX:-/bin/busybox}
-RUN_VM=$TOP/qemu/run-vm
+. "$TOP/tests/lib/common.sh"
 CC=${CC:-gcc}
 ME=${ME:-bench}
 
@@ -124,35 +119,6 @@ vm_error() { # log: why its boot failed, as run-vm said it
 	cat "$1.run-vm" 2>/dev/null
 }
 
-# monitor SOCK CMD...: send HMP commands to QEMU's monitor one by one,
-# each after the previous prompt; the replies go to $T/monitor.log.
-monitor() {
-	perl -MIO::Socket::UNIX -e '
-		my $s = IO::Socket::UNIX->new(Peer => shift) or die "monitor: $!\n";
-		my $buf = "";
-		sub prompt { local $SIG{ALRM} = sub { die "monitor: no prompt\n" };
-			alarm 10; while ($buf !~ /\(qemu\) $/) { my $n = sysread($s, my $c, 4096);
-				die "monitor: closed\n" unless $n; $buf .= $c; } alarm 0;
-			print $buf; $buf = ""; }
-		prompt();
-		for my $cmd (@ARGV) { print $s "$cmd\n"; prompt(); }
-	' "$@" >>"$T/monitor.log" 2>&1
-}
-
-# ---- reading a guest's console -----------------------------------------
-
-# printk time (s) of the first console line matching REGEX, or empty.
-printk_time() { # log regex
-	tr -d '\r' <"$1" | grep -E -m1 -- "$2" |
-		sed -n 's/^[^[]*\[ *\([0-9]*\.[0-9]*\)\].*/\1/p'
-}
-
-# The value of key K in the guest's "TEST RESULT: CASE k=v ..." line; a
-# kernel line printed into it (from its first printk stamp on) is not.
-result_field() { # log case key
-	tr -d '\r' <"$1" | sed -n "/TEST RESULT: $2 /{s/\(TEST RESULT: [^[]*\)\[ *[0-9][0-9]*\.[0-9][0-9]*\].*$/\\1/; s/^.*TEST RESULT: $2 .*\\b$3=\\([^ ]*\\).*$/\\1/p}" | tail -n1
-}
-
 # ---- inputs ------------------------------------------------------------
 
 # The stock kernel a benchmark boots: $STOCK_KVER, else the oldest
@@ -192,25 +158,6 @@ make_real_init_root() {
 	printf 'ID=bench\nNAME="devtmpfs-rescue bench root"\n' >"$T/root/etc/os-release"
 	make_ext4 "$T/root" "$2" 16 "$3" bench-root >/dev/null 2>&1 ||
 		die "unable to make the root image $2"
-}
-
-# cpio_from_list LIST OUT: a newc archive from a gen_init_cpio list (the
-# kernel's usr/gen_init_cpio writes device nodes without privileges).
-cpio_from_list() {
-	"$KOBJ/usr/gen_init_cpio" "$1" >"$2.tmp" && mv "$2.tmp" "$2"
-}
-
-# A gen_init_cpio list with busybox and a link for each of its applets.
-busybox_cpio_list() {
-	local applet
-	echo "dir /bin 0755 0 0"
-	echo "file /bin/busybox $BUSYBOX 0755 0 0"
-	for applet in $("$BUSYBOX" --list); do
-		[ "$applet" = busybox ] || echo "slink /bin/$applet busybox 0777 0 0"
-	done
-	echo "dir /sbin 0755 0 0"
-	echo "dir /proc 0755 0 0"
-	echo "dir /sys 0755 0 0"
 }
 
 # dracut_rescue DEST OUT LOG: `dracut --add devtmpfs-rescue

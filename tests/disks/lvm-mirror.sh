@@ -10,21 +10,11 @@
 # environment and caches OUT.
 . "$(dirname "$0")/../lib/disk-script.sh"
 
+# shellcheck disable=SC2016 # the LINEs of disk_lvm are the guest's shell's
 disk_ext4 "$T/src-mirror.img" 24 "$MIRROR_UUID" lvm-mirror &&
-blank_disk "$OUT/mirror1.img" 40 && blank_disk "$OUT/mirror2.img" 44 || exit 1
-# the kernel may name the disks in any order: by their sizes
-cat >"$T/helper.cmds" <<-CMDS
-modprobe dm_mod; modprobe dm_mirror; export LVM_SUPPRESS_FD_WARNINGS=1
-for d in vda vdb vdc; do case \$(cat /sys/block/\$d/size) in 81920) A=/dev/\$d;; 90112) B=/dev/\$d;; 49152) S=/dev/\$d;; esac; done; echo "pvs \$A \$B src \$S"
-lvm pvcreate -q --norestorefile -u $PV_MIRROR1 \$A && lvm pvcreate -q --norestorefile -u $PV_MIRROR2 \$B && lvm vgcreate -q mirrorvg \$A \$B
-lvm lvcreate -q -y --type mirror -m1 --mirrorlog core -n root -L 24M mirrorvg
-i=0; until lvm lvs --noheadings -o copy_percent mirrorvg/root | grep -q '100\.00' || [ \$i = 120 ]; do sleep 1; i=\$((i + 1)); done
-dd if=\$S of=/dev/mirrorvg/root bs=1M conv=fsync 2>/dev/null && echo mirror-copied
-lvm lvs --noheadings -o copy_percent mirrorvg/root | grep -q '100\.00' && echo mirror-in-sync
-lvm vgchange -q -an mirrorvg && sync
-lvm lvs -a -o lv_name,segtype,devices mirrorvg
-[ -e /dev/mapper/mirrorvg-root ] || echo layout-done-\$((6 * 7))
-CMDS
-disk_helper "$T/helper.cmds" "$OUT/mirror1.img" \
-	"$OUT/mirror2.img" "$T/src-mirror.img" || exit 1
+disk_lvm mirrorvg dm_mirror "$T/src-mirror.img" PV_MIRROR1:mirror1.img:40 PV_MIRROR2:mirror2.img:44 -- \
+	'lvm lvcreate -q -y --type mirror -m1 --mirrorlog core -n root -L 24M mirrorvg' \
+	"i=0; until lvm lvs --noheadings -o copy_percent mirrorvg/root | grep -q '100\.00' || [ \$i = 120 ]; do sleep 1; i=\$((i + 1)); done" \
+	'dd if=$S of=/dev/mirrorvg/root bs=1M conv=fsync 2>/dev/null && echo mirror-copied' \
+	"lvm lvs --noheadings -o copy_percent mirrorvg/root | grep -q '100\.00' && echo mirror-in-sync" || exit 1
 disk_expect_lines mirror-copied mirror-in-sync

@@ -173,18 +173,14 @@ ddrescue_in_strict_shell() {
 	shell_on "$kernel" "$timeout" "root=/dev/vda rescue.ro=strict rd.break" \
 		--mem "$mem" "${vmargs[@]}" || return 1
 	expect_disks_unchanged &&
-	expect_field "$T/console.log" serial vda bad &&
-	expect_field "$T/console.log" serial vdb target &&
-	expect_field "$T/console.log" serial vdc third &&
+	expect_fields serial vda=bad vdb=target vdc=third &&
 	expect_log "$T/console.log" 'rescue: strict read-only: /dev/vda mounted with noload' \
 		"the root mounted read-only, no replay" &&
 	expect_log "$T/console.log" 'rescue: strict read-only: every disk stays read-only; rescue-rw DEV makes one writable$' \
 		"the shell's line on the way out of strict mode" &&
 	expect_log "$T/console.log" '^rescue-rw: /dev/vdb was read-only, now writable' \
 		"what rescue-rw changed" &&
-	expect_field "$T/console.log" ro vda 1 &&
-	expect_field "$T/console.log" ro vdb 0 &&
-	expect_field "$T/console.log" ro vdc 1 &&
+	expect_fields ro vda=1 vdb=0 vdc=1 &&
 	expect_field "$T/console.log" ddrescue status 0 &&
 	expect_field "$T/console.log" back vdb 1 &&
 	expect_log "$T/console.log" '^rescue-rw: /dev/vdb was writable, now read-only' \
@@ -275,6 +271,14 @@ part_sum() { # img n
 	dd if="$1" bs=512 skip="$start" count="$sectors" status=none | sha256sum | cut -d' ' -f1
 }
 
+# rescue_rw_shell APPEND DISK: $T/commands typed in the rescue shell of
+# the patched kernel on $T/rescue.img, the root $T/root.img as vda and
+# DISK as vdb.
+rescue_rw_shell() {
+	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/rescue.img" \
+		--append "$1" --disk "virtio-blk:$T/root.img" --disk "virtio-blk:$2"
+}
+
 # A partition is read-only while its disk is: rescue-rw lifts both, the
 # sibling keeps its flag; --ro puts both back, the disk with its last
 # writable partition.
@@ -295,18 +299,12 @@ test_rescue_rw_on_a_partition_lifts_its_disk_not_its_sibling() {
 		echo 'sync; rescue-rw --ro /dev/vdb1'
 		result_cmd back vdb '$(blockdev --getro /dev/vdb)' vdb1 '$(blockdev --getro /dev/vdb1)'
 	} >"$T/commands"
-	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/rescue.img" \
-		--append "root=/dev/vda rescue" \
-		--disk "virtio-blk:$T/root.img" --disk "virtio-blk:$T/parts.img" || return 1
+	rescue_rw_shell "root=/dev/vda rescue" "$T/parts.img" || return 1
 	expect_log "$T/console.log" '^rescue-rw: /dev/vdb1 was read-only, now writable' \
 		"the partition made writable" &&
 	expect_log "$T/console.log" '^rescue-rw: /dev/vdb \(the disk of /dev/vdb1\) was read-only, now writable' \
 		"its disk made writable" &&
-	expect_field "$T/console.log" rw vdb1 0 &&
-	expect_field "$T/console.log" rw vdb 0 &&
-	expect_field "$T/console.log" rw vdb2 1 &&
-	expect_field "$T/console.log" rw vda 1 &&
-	expect_field "$T/console.log" rw write1 0 &&
+	expect_fields rw vdb1=0 vdb=0 vdb2=1 vda=1 write1=0 &&
 	expect_log "$T/console.log" '^rescue-rw: /dev/vdb \(the disk of /dev/vdb1\) was writable, now read-only' \
 		"its disk read-only again" &&
 	expect_field "$T/console.log" back vdb 1 &&
@@ -344,9 +342,7 @@ test_rescue_rw_refuses_with_one_line_each() {
 		result_cmd refuse usage '$r'
 		result_cmd ro vda '$(blockdev --getro /dev/vda)' vdb '$(blockdev --getro /dev/vdb)'
 	} >"$T/commands"
-	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/rescue.img" \
-		--append "root=/dev/vda rescue.ro=strict rd.break" \
-		--disk "virtio-blk:$T/root.img" --disk "virtio-blk:$T/held.img" || return 1
+	rescue_rw_shell "root=/dev/vda rescue.ro=strict rd.break" "$T/held.img" || return 1
 	expect_log "$T/console.log" '^rescue-rw: unable to use /dev/vdz: no such block device in /sys/class/block' \
 		"the missing device's line" &&
 	expect_log "$T/console.log" '^rescue-rw: unable to make /dev/vda writable: /dev/vda is mounted on /newroot' \
@@ -354,10 +350,7 @@ test_rescue_rw_refuses_with_one_line_each() {
 	expect_log "$T/console.log" '^rescue-rw: unable to make /dev/vdb writable: /dev/vdb is in use by /dev/dm-0, stacked on it' \
 		"the held device's line" &&
 	expect_log "$T/console.log" '^usage: rescue-rw DEV' "the usage" &&
-	expect_field "$T/console.log" refuse missing 1 &&
-	expect_field "$T/console.log" refuse mounted 1 &&
-	expect_field "$T/console.log" refuse held 1 &&
-	expect_field "$T/console.log" refuse usage 2 &&
+	expect_fields refuse missing=1 mounted=1 held=1 usage=2 &&
 	expect_field "$T/console.log" ro vda 1 &&
 	expect_field "$T/console.log" ro vdb 1 &&
 	expect_no_log "$T/console.log" '^rescue-rw: .*now writable' "a device made writable" &&

@@ -180,50 +180,31 @@ test_check_returns_255_so_the_module_is_opt_in() {
 	expect_no_log "$T/dracut.log" 'devtmpfs-rescue' "the module without --add"
 }
 
-test_stock_kernel_reaches_root_by_uuid_on_virtio_blk() {
-	for_each_stock_kernel stock_kernel_reaches_root_by_uuid_on_virtio_blk
-}
-
-stock_kernel_reaches_root_by_uuid_on_virtio_blk() {
+# dracut_root_by_uuid BUS DRIVER DEV: the root by UUID on a disk on BUS,
+# with dracut's image on the stock kernel: DRIVER loaded by its
+# modalias, the root DEV mounted read-only.
+dracut_root_by_uuid() {
 	local img
 	img=$(dracut_rescue_image) || return 1
 	make_dracut_root "$T/root.img" || return 1
 	boot_stock "$T/console.log" --initrd "$img" --append "root=UUID=$DRACUT_ROOT_UUID" \
-		--disk "virtio-blk:$T/root.img" || return 1
-	expect_modalias_boot "$T/console.log" virtio_blk &&
+		--disk "$1:$T/root.img" || return 1
+	expect_modalias_boot "$T/console.log" "$2" &&
 	expect_field "$T/console.log" root marker dracut-root &&
-	expect_field "$T/console.log" root dev /dev/vda &&
+	expect_field "$T/console.log" root dev "$3" &&
 	expect_field "$T/console.log" root mode ro
 }
 
-test_stock_kernel_reaches_root_by_uuid_on_nvme() {
-	for_each_stock_kernel stock_kernel_reaches_root_by_uuid_on_nvme
+test_stock_kernel_reaches_root_by_uuid_on_virtio_blk() {
+	for_each_stock_kernel dracut_root_by_uuid virtio-blk virtio_blk /dev/vda
 }
 
-stock_kernel_reaches_root_by_uuid_on_nvme() {
-	local img
-	img=$(dracut_rescue_image) || return 1
-	make_dracut_root "$T/root.img" || return 1
-	boot_stock "$T/console.log" --initrd "$img" --append "root=UUID=$DRACUT_ROOT_UUID" \
-		--disk "nvme:$T/root.img" || return 1
-	expect_modalias_boot "$T/console.log" nvme &&
-	expect_field "$T/console.log" root marker dracut-root &&
-	expect_field "$T/console.log" root dev /dev/nvme0n1
+test_stock_kernel_reaches_root_by_uuid_on_nvme() {
+	for_each_stock_kernel dracut_root_by_uuid nvme nvme /dev/nvme0n1
 }
 
 test_stock_kernel_reaches_root_by_uuid_on_ahci() {
-	for_each_stock_kernel stock_kernel_reaches_root_by_uuid_on_ahci
-}
-
-stock_kernel_reaches_root_by_uuid_on_ahci() {
-	local img
-	img=$(dracut_rescue_image) || return 1
-	make_dracut_root "$T/root.img" || return 1
-	boot_stock "$T/console.log" --initrd "$img" --append "root=UUID=$DRACUT_ROOT_UUID" \
-		--disk "ahci:$T/root.img" || return 1
-	expect_modalias_boot "$T/console.log" ahci &&
-	expect_field "$T/console.log" root marker dracut-root &&
-	expect_field "$T/console.log" root dev /dev/sda
+	for_each_stock_kernel dracut_root_by_uuid ahci ahci /dev/sda
 }
 
 # The rescue shell is driven over the serial console (RESCUE_PROMPT,
@@ -316,14 +297,7 @@ make_dracut_luks_root() { # img
 	make_dracut_root "$T/fs.img" || return 1
 	blank_disk "$img" 64
 	dd if="$T/fs.img" of="$img" conv=notrunc status=none || return 1
-	printf '%s' "$DRACUT_LUKS_PASS" >"$T/pass"
-	cryptsetup reencrypt --encrypt --type luks2 --reduce-device-size 32M \
-		--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid "$DRACUT_LUKS_UUID" \
-		--key-file "$T/pass" --batch-mode --force-offline-reencrypt \
-		"$img" >"$T/cryptsetup.log" 2>&1 ||
-		{ fail "cryptsetup reencrypt --encrypt of $img failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
-	blkid -p "$img" | grep -q "UUID=\"$DRACUT_LUKS_UUID\" TYPE=\"crypto_LUKS\"" ||
-		{ fail "blkid does not see $img as LUKS $DRACUT_LUKS_UUID:" "$(blkid -p "$img")"; return 1; }
+	luks_encrypt "$img" "$DRACUT_LUKS_UUID" "$DRACUT_LUKS_PASS"
 }
 
 # dracut's crypt in the image (tests/lib/dracut-lib.sh): it carries
@@ -341,14 +315,7 @@ test_stock_kernel_dracut_crypt_luks2_root_passphrase_typed() {
 	grep -Eq "/dm-crypt\.ko(\.xz)?$" "$T/listing" || fail "no dm-crypt.ko in the image"
 	make_dracut_luks_root "$T/c.img" || return 1
 	record_sums "$T/c.img"
-	cat >"$T/steps" <<-EOF
-	want Passphrase for /dev/vda \\(LUKS UUID $DRACUT_LUKS_UUID\\):
-	send not-the-passphrase
-	want Wrong passphrase for /dev/vda: 2 tries left
-	want Passphrase for /dev/vda \\(LUKS UUID $DRACUT_LUKS_UUID\\), again:
-	send $DRACUT_LUKS_PASS
-	end
-	EOF
+	passphrase_steps /dev/vda "$DRACUT_LUKS_UUID" "$DRACUT_LUKS_PASS" not-the-passphrase
 	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$STOCK_TIMEOUT" "$T/steps" \
 		--kernel "/boot/vmlinuz-$kver" --mem "$STOCK_MEM" --initrd "$img" \
 		--append "root=UUID=$DRACUT_ROOT_UUID" --disk "virtio-blk:$T/c.img" ||

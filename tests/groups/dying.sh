@@ -13,6 +13,8 @@
 . "$TOP/tests/lib/stacked-lib.sh"
 
 DYING_VM_TIMEOUT=${DYING_VM_TIMEOUT:-240}
+# shellcheck disable=SC2034 # stack_boot and stack_steps read it (tests/lib/stacked-lib.sh)
+STACK_VM_TIMEOUT=$DYING_VM_TIMEOUT
 # The issue's bound: the default deadline (2 s) is below it, so that
 # the guest's own scheduling noise under TCG does not decide a pass.
 DYING_MAX_EXTRA_US=3000000
@@ -25,6 +27,43 @@ dying_boot() { # log append run-vm-args
 	VM_TIMEOUT=$DYING_VM_TIMEOUT boot_vm "$log" --kernel "$(stack_kernel)" \
 		--initrd "$T/initrd" --mem 512M --append "$append" \
 		--end-on 'TEST RESULT: root ' "$@"
+}
+
+# dying_vm APPEND RUN-VM-OPTION...: the same boot in the background,
+# with a monitor (start_vm); dying_vm_wait waits for its end.
+dying_vm() {
+	local append=$1
+	shift
+	VM_TIMEOUT=$DYING_VM_TIMEOUT start_vm "$append" --kernel "$(stack_kernel)" --mem 512M \
+		--end-on 'TEST RESULT: root ' "$@"
+}
+dying_vm_wait() {
+	# shellcheck disable=SC2154 # vm_pid: set by start_vm (tests/lib/lib.sh)
+	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
+}
+
+# on_patched_and_stock FUNC: FUNC on the patched kernel and the stock
+# 6.1 kernel (mkrescue -k), which must be there.
+on_patched_and_stock() {
+	STACK_KERNELS="patched stock" for_each_stack_kernel "$1"
+	skip_missing_stock_kernels 6.1
+}
+
+# The root found by its UUID once it came (WHAT) after the root wait
+# began, on DEV, and booted; no disk written.
+expect_root_came() { # dev what
+	expect_log "$T/console.log" "rescue: root UUID=$ROOT_UUID appeared after [0-9]+ us of waiting" \
+		"$2" &&
+	expect_field "$T/console.log" root marker survivor &&
+	expect_exec_line /sbin/init "$1" ext4 ro &&
+	expect_disks_unchanged
+}
+
+# The one line for the SCSI disk sda that went (WHAT).
+expect_sda_went_away() { # what
+	expect_log "$T/console.log" \
+		'rescue: /dev/sda went away \(unplugged, or its bus reset\); dropped from the device table$' \
+		"$1"
 }
 
 # The initramfs phase of a boot: rescue-init's start to its exec.
@@ -93,8 +132,7 @@ faulty_decoy_boot() { # fault root-node [decoy-bus root-bus [run-vm-args]]
 
 # A decoy that fails every read: named with the sector, passed over.
 test_eio_decoy_in_front_of_the_root_is_named_and_passed() {
-	STACK_KERNELS="patched stock" for_each_stack_kernel eio_decoy
-	skip_missing_stock_kernels 6.1
+	on_patched_and_stock eio_decoy
 }
 eio_decoy() {
 	faulty_decoy_boot eio /dev/vdb || return 1
@@ -109,8 +147,7 @@ eio_decoy() {
 # disk, inside virtio_blk's load on a stock kernel, where nothing but a
 # faster disk helps (docs/decisions.md, rescue-init).
 test_slow_decoy_in_front_of_the_root_is_waited_for_2_s() {
-	STACK_KERNELS="patched stock" for_each_stack_kernel slow_decoy
-	skip_missing_stock_kernels 6.1
+	on_patched_and_stock slow_decoy
 }
 slow_decoy() {
 	faulty_decoy_boot slow /dev/vdb || return 1
@@ -130,8 +167,7 @@ slow_decoy() {
 # answers, or fails with EIO), and the root may match first; the line
 # for a disk that went is the test below's, where the root wait is on.
 test_decoy_unplugged_in_front_of_the_root_costs_at_most_the_deadline() {
-	STACK_KERNELS="patched stock" for_each_stack_kernel unplugged_decoy
-	skip_missing_stock_kernels 6.1
+	on_patched_and_stock unplugged_decoy
 }
 unplugged_decoy() {
 	local when='rescue: mounted /proc /sys /run'
@@ -145,30 +181,21 @@ unplugged_decoy() {
 # root comes later, hot-added on the same controller): the disk that went
 # is one line, the root that came is found and booted.
 test_decoy_removed_during_its_probe_is_dropped() {
-	STACK_KERNELS="patched stock" for_each_stack_kernel removed_decoy
-	skip_missing_stock_kernels 6.1
+	on_patched_and_stock removed_decoy
 }
 removed_decoy() {
 	dying_disks || return 1
-	VM_TIMEOUT=$DYING_VM_TIMEOUT start_vm "root=UUID=$ROOT_UUID rootwait=60 rescue.debug rd.probe.timeout=30" \
-		--kernel "$(stack_kernel)" --mem 512M --end-on 'TEST RESULT: root ' \
+	dying_vm "root=UUID=$ROOT_UUID rootwait=60 rescue.debug rd.probe.timeout=30" \
 		--fault-disk "virtio-scsi:slow:$T/decoy.img"
 	wait_log "$T/console.log" 'rescue: probing /dev/sda in worker' 60 &&
 		monitor "$T/mon.sock" "device_del fault0" &&
 		wait_log "$T/console.log" 'rescue: /dev/sda went away' 60 &&
 		hot_add_disk "$T/root.img" ||
 		{ stop_vm; return 1; }
-	# shellcheck disable=SC2154 # vm_pid: set by start_vm (tests/lib/lib.sh)
-	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
-	expect_log "$T/console.log" \
-		'rescue: /dev/sda went away \(unplugged, or its bus reset\); dropped from the device table$' \
-		"the one line for the disk that went" &&
-	expect_log "$T/console.log" "rescue: root UUID=$ROOT_UUID appeared after [0-9]+ us of waiting" \
-		"the root that came after it" &&
-	expect_field "$T/console.log" root marker survivor &&
-	expect_exec_line /sbin/init /dev/sda ext4 ro &&
+	dying_vm_wait || return 1
+	expect_sda_went_away "the one line for the disk that went" &&
 	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic" &&
-	expect_disks_unchanged
+	expect_root_came /dev/sda "the root that came after it"
 }
 
 # Faulty disks on the other buses at once, each driver failing its own
@@ -178,8 +205,7 @@ removed_decoy() {
 # its root does not wait for them), rescue-ls names each with what it
 # did, within 5 s.
 test_faulty_disks_on_ahci_nvme_and_usb_are_named() {
-	STACK_KERNELS="patched stock" for_each_stack_kernel faulty_on_every_bus
-	skip_missing_stock_kernels 6.1
+	on_patched_and_stock faulty_on_every_bus
 }
 faulty_on_every_bus() {
 	local bus
@@ -190,12 +216,9 @@ faulty_on_every_bus() {
 	record_sums "$T/root.img" "$T/ahci.img" "$T/nvme.img" "$T/usb.img"
 	# the USB disk is the second sd disk once it is there
 	rescue_ls_steps 'while [ ! -e /sys/block/sdb ]; do sleep 0.2; done; '
-	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$DYING_VM_TIMEOUT" "$T/steps" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=UUID=$ROOT_UUID rescue" \
+	stack_steps "root=UUID=$ROOT_UUID rescue" \
 		--fault-disk "ahci:eio:$T/ahci.img" --fault-disk "nvme:slow:$T/nvme.img" \
-		--fault-disk "usb:eio:$T/usb.img" --disk "virtio-blk:$T/root.img" ||
-		{ show_log "$T/console.log" 40; return 1; }
+		--fault-disk "usb:eio:$T/usb.img" --disk "virtio-blk:$T/root.img" || return 1
 	expect_log "$T/console.log" '^nvme0n1: not answering after [0-9]+ s, still waiting' \
 		"rescue-ls's line for the NVMe namespace that hangs" &&
 	expect_log "$T/console.log" '^sda: I/O error at sector 0$' \
@@ -213,16 +236,13 @@ faulty_on_every_bus() {
 # old one in between.  The disk that went is one line; the root is
 # found again by its UUID on the new name and booted.
 test_root_that_comes_back_under_a_new_name_is_found() {
-	STACK_KERNELS="patched stock" for_each_stack_kernel root_comes_back
-	skip_missing_stock_kernels 6.1
+	on_patched_and_stock root_comes_back
 }
 root_comes_back() {
 	dying_disks || return 1
 	truncate -s 8M "$T/blank.img" || return 1
 	record_sums "$T/root.img" "$T/blank.img"
-	VM_TIMEOUT=$DYING_VM_TIMEOUT start_vm "root=UUID=$ROOT_UUID rootwait=60" \
-		--kernel "$(stack_kernel)" --mem 512M --end-on 'TEST RESULT: root ' \
-		--fault-disk "virtio-scsi:slow:$T/root.img"
+	dying_vm "root=UUID=$ROOT_UUID rootwait=60" --fault-disk "virtio-scsi:slow:$T/root.img"
 	wait_log "$T/console.log" 'rescue: /dev/sda: not answering after 2 s' 60 &&
 		monitor "$T/mon.sock" "device_del fault0" &&
 		wait_log "$T/console.log" 'rescue: /dev/sda went away' 60 &&
@@ -232,41 +252,28 @@ root_comes_back() {
 			"drive_add 0 if=none,file=$T/root.img,format=raw,id=back" \
 			"device_add scsi-hd,drive=back,bus=virtio-scsi0.0,serial=back" ||
 		{ fail "the monitor: $(cat "$T/monitor.log" 2>/dev/null)"; stop_vm; return 1; }
-	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
-	expect_log "$T/console.log" \
-		'rescue: /dev/sda went away \(unplugged, or its bus reset\); dropped from the device table$' \
-		"the one line for the root's disk that went" &&
-	expect_log "$T/console.log" "rescue: root UUID=$ROOT_UUID appeared after [0-9]+ us of waiting" \
-		"the root found again" &&
-	expect_field "$T/console.log" root marker survivor &&
-	expect_exec_line /sbin/init /dev/sdb ext4 ro &&
-	expect_disks_unchanged
+	dying_vm_wait || return 1
+	expect_sda_went_away "the one line for the root's disk that went" &&
+	expect_root_came /dev/sdb "the root found again"
 }
 
 # The root's own disk hangs past the deadline, then recovers (its
 # throttle lifted through the monitor, as a drive whose retries end):
 # the late answer is taken when it comes, and the root is booted.
 test_root_that_answers_late_is_booted() {
-	STACK_KERNELS="patched stock" for_each_stack_kernel late_root
-	skip_missing_stock_kernels 6.1
+	on_patched_and_stock late_root
 }
 late_root() {
 	dying_disks || return 1
-	VM_TIMEOUT=$DYING_VM_TIMEOUT start_vm "root=UUID=$ROOT_UUID rootwait=60 rd.probe.timeout=1" \
-		--kernel "$(stack_kernel)" --mem 512M --end-on 'TEST RESULT: root ' \
-		--fault-disk "virtio-blk:slow:$T/root.img"
+	dying_vm "root=UUID=$ROOT_UUID rootwait=60 rd.probe.timeout=1" --fault-disk "virtio-blk:slow:$T/root.img"
 	# run-vm's drive d0 is its first disk, the root
 	wait_log "$T/console.log" 'rescue: /dev/vda: not answering after 1 s' 60 && sleep 1 &&
 		monitor "$T/mon.sock" "block_set_io_throttle d0 0 0 0 0 0 0" ||
 		{ fail "the monitor: $(cat "$T/monitor.log" 2>/dev/null)"; stop_vm; return 1; }
-	wait "$vm_pid" || { fail "run-vm: $(cat "$T/run-vm.err")"; show_log "$T/console.log"; return 1; }
+	dying_vm_wait || return 1
 	expect_log "$T/console.log" 'rescue: /dev/vda answered after [0-9]+ ms: ext4$' \
 		"the line for the late answer" &&
-	expect_log "$T/console.log" "rescue: root UUID=$ROOT_UUID appeared after [0-9]+ us of waiting" \
-		"the root found once it answered" &&
-	expect_field "$T/console.log" root marker survivor &&
-	expect_exec_line /sbin/init /dev/vda ext4 ro &&
-	expect_disks_unchanged
+	expect_root_came /dev/vda "the root found once it answered"
 }
 
 # The root's own disk stops answering once its probe is done, in the
@@ -280,8 +287,7 @@ late_root() {
 # before each step ends, bisected): patched kernel, probe <= 64 and
 # mount in 96..104; stock 6.1, probe in 64..88 and mount in 104..128.
 test_root_whose_mount_hangs_leaves_the_shell_answering() {
-	STACK_KERNELS="patched stock" for_each_stack_kernel mount_hangs
-	skip_missing_stock_kernels 6.1
+	on_patched_and_stock mount_hangs
 }
 mount_hangs() {
 	local burst=$((80 * 1024))
@@ -296,12 +302,9 @@ want shell answered 42
 want TEST RESULT: root marker=
 end
 EOF2
-	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$DYING_VM_TIMEOUT" "$T/steps" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=UUID=$ROOT_UUID" \
+	stack_steps "root=UUID=$ROOT_UUID" \
 		--fault-disk "virtio-blk:slow@$burst:$T/root.img" \
-		--monitor-on 'shell answered 42' 'block_set_io_throttle d0 0 0 0 0 0 0' ||
-		{ show_log "$T/console.log" 40; return 1; }
+		--monitor-on 'shell answered 42' 'block_set_io_throttle d0 0 0 0 0 0 0' || return 1
 	expect_log "$T/console.log" 'rescue: /dev/vda: its mount has not returned after 10 s: the disk does not answer$' \
 		"the line for the mount that hangs (if the root was mounted at once, its $burst bytes at full speed were enough: the kernel reads more than it did)" &&
 	expect_log "$T/console.log" "rescue: starting the rescue shell: the root's mount has not returned" \
@@ -319,11 +322,8 @@ test_rescue_shell_and_rescue_ls_answer_with_a_hung_disk() {
 	local STACK_KERNEL=patched
 	dying_disks || return 1
 	rescue_ls_steps
-	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$DYING_VM_TIMEOUT" "$T/steps" \
-		--kernel "$BZIMAGE" --initrd "$T/initrd" --mem 512M \
-		--append "root=UUID=$ROOT_UUID rescue" \
-		--fault-disk "virtio-blk:slow:$T/decoy.img" --disk "virtio-blk:$T/root.img" ||
-		{ show_log "$T/console.log" 40; return 1; }
+	stack_steps "root=UUID=$ROOT_UUID rescue" \
+		--fault-disk "virtio-blk:slow:$T/decoy.img" --disk "virtio-blk:$T/root.img" || return 1
 	expect_log "$T/console.log" '^vda: not answering after [0-9]+ s, still waiting' \
 		"rescue-ls's line for the hung disk" &&
 	expect_log "$T/console.log" '^vdb +[0-9]+:[0-9]+ +16M +ext4 +'"$ROOT_UUID" \

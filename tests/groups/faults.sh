@@ -86,13 +86,20 @@ corrupt_boot() {
 	expect_disks_unchanged
 }
 
+# corrupt_root_boot BLOCK APPEND: corrupt_boot of an ext4 root whose
+# 1 KiB block BLOCK is zeroed (1 KiB blocks on a 16 MiB filesystem: 1 is
+# the primary superblock, 2 the group descriptors).
+corrupt_root_boot() {
+	make_root_dir "$T/root" corrupt
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	dd if=/dev/zero of="$T/root.img" bs=1024 seek="$1" count=1 conv=notrunc status=none
+	corrupt_boot "$T/root.img" "$2"
+}
+
 # The primary superblock zeroed: nothing is recognised on the disk, and
 # the report says so for the device root= names.
 test_corrupt_superblock_is_reported() {
-	make_root_dir "$T/root" corrupt
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	dd if=/dev/zero of="$T/root.img" bs=1024 seek=1 count=1 conv=notrunc status=none
-	corrupt_boot "$T/root.img" "root=/dev/vda" &&
+	corrupt_root_boot 1 "root=/dev/vda" &&
 	expect_log "$T/console.log" 'rescue: unable to mount /dev/vda on /newroot: blkid recognises no filesystem on it, and none of the kernel.s \([a-z0-9,]+\) mounts it: ' \
 		"the unrecognised filesystem" &&
 	expect_log "$T/console.log" "rescue: vda +$(virtio_blk_major):0 +16M +- +- +- +- +-\$" "the table row"
@@ -101,11 +108,7 @@ test_corrupt_superblock_is_reported() {
 # Group descriptors zeroed: blkid still sees the ext4 by its UUID, the
 # kernel refuses to mount it, and the line gives the kernel's reason.
 test_corrupt_group_descriptors_give_the_mount_error() {
-	make_root_dir "$T/root" corrupt
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	# 1 KiB blocks on a 16 MiB filesystem: the descriptors are block 2.
-	dd if=/dev/zero of="$T/root.img" bs=1024 seek=2 count=1 conv=notrunc status=none
-	corrupt_boot "$T/root.img" "root=UUID=$ROOT_UUID" &&
+	corrupt_root_boot 2 "root=UUID=$ROOT_UUID" &&
 	expect_log "$T/console.log" 'rescue: unable to mount /dev/vda on /newroot as ext4: Structure needs cleaning$' \
 		"the mount error" &&
 	expect_log "$T/console.log" 'EXT4-fs \(vda\): .*group descriptors? ' "the kernel's own reason"

@@ -11,14 +11,8 @@
 . "$TOP/tests/lib/disks.sh"
 
 INTEGRITY_VM_TIMEOUT=${INTEGRITY_VM_TIMEOUT:-240}
-
-integrity_boot() { # append run-vm-args
-	local append=$1
-	shift
-	VM_TIMEOUT=$INTEGRITY_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "$append" "$@"
-}
+# shellcheck disable=SC2034 # stack_boot and stack_steps read it (tests/lib/stacked-lib.sh)
+STACK_VM_TIMEOUT=$INTEGRITY_VM_TIMEOUT
 
 integrity_setup() {
 	# shellcheck disable=SC2034 # stack_image reads it
@@ -35,7 +29,7 @@ test_integrity_root_by_uuid() {
 }
 integrity_root_by_uuid() {
 	integrity_setup || return 1
-	integrity_boot "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/d.img" || return 1
+	stack_boot "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/d.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: integrity: opened /dev/vda as dm-0 \(/dev/mapper/integrity-vda\)$" \
 		"the device opened as integrity-vda" &&
@@ -51,7 +45,7 @@ integrity_root_by_uuid() {
 # root=/dev/mapper/integrity-vda, the name the layer gives it.
 test_integrity_root_by_mapper_name() {
 	integrity_setup || return 1
-	integrity_boot "root=/dev/mapper/integrity-vda" --disk "virtio-blk:$T/d.img" || return 1
+	stack_boot "root=/dev/mapper/integrity-vda" --disk "virtio-blk:$T/d.img" || return 1
 	expect_field "$T/console.log" root marker integrity-root &&
 	expect_exec_line /sbin/init /dev/dm-0 ext4 ro
 }
@@ -59,7 +53,7 @@ test_integrity_root_by_mapper_name() {
 # rd.integrity=0: left alone, with the line that says which parameter.
 test_integrity_off_leaves_the_device_alone() {
 	integrity_setup || return 1
-	integrity_boot "root=UUID=$ROOT_UUID rootwait=2 rd.integrity=0 rd.shell=0 rd.retry=1 panic=1" \
+	stack_boot "root=UUID=$ROOT_UUID rootwait=2 rd.integrity=0 rd.shell=0 rd.retry=1 panic=1" \
 		--disk "virtio-blk:$T/d.img" || return 1
 	expect_log "$T/console.log" "rescue: storage: integrity is off for this boot" \
 		"the layer turned off" &&
@@ -77,7 +71,7 @@ test_integrity_off_leaves_the_device_alone() {
 # stays closed, the line says why, and the disk is byte-identical.
 test_integrity_strict_readonly_leaves_it_closed() {
 	integrity_setup || return 1
-	integrity_boot "root=UUID=$ROOT_UUID rootwait=2 rescue.ro=strict rd.shell=0 rd.retry=1 panic=1" \
+	stack_boot "root=UUID=$ROOT_UUID rootwait=2 rescue.ro=strict rd.shell=0 rd.retry=1 panic=1" \
 		--disk "virtio-blk:$T/d.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: integrity: /dev/vda left closed: strict read-only \(rescue.ro=strict\): opening replays its journal, a write" \
@@ -91,7 +85,7 @@ test_integrity_strict_readonly_leaves_it_closed() {
 # root= naming the raw device: refused as what it is, not mounted.
 test_integrity_raw_device_as_root_is_refused() {
 	integrity_setup || return 1
-	integrity_boot "root=/dev/vda rootwait=2 rd.integrity=0 rd.shell=0 rd.retry=1 panic=1" \
+	stack_boot "root=/dev/vda rootwait=2 rd.integrity=0 rd.shell=0 rd.retry=1 panic=1" \
 		--disk "virtio-blk:$T/d.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: unable to mount /dev/vda as the root: it is a dm-integrity device" \

@@ -43,9 +43,19 @@ EOF
 
 # make_pattern_initramfs OUT: an initramfs whose /init is stdin, with
 # /report-dev to report /dev in the initramfs ($DEV_MOUNT: the status of
-# the init's own devtmpfs mount; needs /proc).
+# the init's own devtmpfs mount; needs /proc), and /to-sysroot, the end
+# of a plain init (util-linux switch_root moves /dev, /proc, /sys and
+# /run; busybox's does not: done by hand here).
 make_pattern_initramfs() {
 	cat >"$T/init"
+	cat >"$T/to-sysroot" <<'EOF'
+#!/bin/sh
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+mount -o ro /dev/vda /sysroot || { echo "mount of /dev/vda failed"; exec sh; }
+for d in dev proc sys run; do mount --move /$d /sysroot/$d; done
+exec switch_root /sysroot /sbin/init
+EOF
 	cat >"$T/report-dev" <<'EOF'
 #!/bin/sh
 dev_fs=$(awk '$2 == "/dev" { f = $3 } END { print f }' /proc/mounts)
@@ -53,16 +63,9 @@ dev_mounts=$(awk '$2 == "/dev" { n++ } END { print n + 0 }' /proc/mounts)
 if [ -b /dev/vda ]; then vda=yes; else vda=no; fi
 echo "TEST RESULT: initramfs dev_mount_status=${DEV_MOUNT:-none} dev_fs=$dev_fs dev_mounts=$dev_mounts vda=$vda"
 EOF
-	{
-		busybox_cpio_list
-		echo "dir /dev 0755 0 0"
-		echo "nod /dev/console 0600 0 0 c 5 1"
-		echo "dir /run 0755 0 0"
-		echo "dir /sysroot 0755 0 0"
-		echo "file /init $T/init 0755 0 0"
-		echo "file /report-dev $T/report-dev 0755 0 0"
-	} >"$T/initramfs.list"
-	cpio_from_list "$T/initramfs.list" "$1"
+	busybox_initramfs "$1" "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" \
+		"dir /run 0755 0 0" "dir /sysroot 0755 0 0" "file /init $T/init 0755 0 0" \
+		"file /report-dev $T/report-dev 0755 0 0" "file /to-sysroot $T/to-sysroot 0755 0 0"
 }
 
 # dracut's 99base/init.sh: mount devtmpfs only if /dev is not mounted.
@@ -90,15 +93,9 @@ EOF
 		--disk "virtio-blk:$T/root.img" || return 1
 	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
 		"the kernel's mount message" &&
-	expect_field "$T/console.log" root marker pattern-root &&
-	expect_field "$T/console.log" root root /dev/vda &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root dev_mounts 1 &&
-	expect_field "$T/console.log" root dev_nosuid yes &&
-	expect_field "$T/console.log" root dev_noexec yes &&
-	expect_field "$T/console.log" root late_mount refused &&
-	expect_field "$T/console.log" root dev_nosuid_after yes &&
-	expect_field "$T/console.log" root vda yes
+	expect_fields root marker=pattern-root root=/dev/vda dev_fs=devtmpfs \
+		dev_mounts=1 dev_nosuid=yes dev_noexec=yes late_mount=refused \
+		dev_nosuid_after=yes vda=yes
 }
 
 # Debian 12's own dracut image (its init.sh, udevd and switch_root), the
@@ -117,22 +114,26 @@ test_debian_dracut_image_reaches_root() {
 	for_each_kernel_base debian_dracut_image_boots "$T/initrd.img"
 }
 
-debian_dracut_image_boots() { # initrd
+# debian_image_boots INITRD [KEY=VALUE...]: Debian's image INITRD on
+# this base's kernel, the reporting root on virtio: the kernel's mount,
+# and /dev in the root one devtmpfs mount with the disk and the console
+# (and each KEY=VALUE).
+debian_image_boots() {
+	local initrd=$1
+	shift
 	make_reporting_root "$T/root.img" || return 1
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$1" --mem 512M \
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$initrd" --mem 512M \
 		--append "root=/dev/vda ro" --disk "virtio-blk:$T/root.img" || return 1
 	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
 		"the kernel's mount message" &&
+	expect_fields root marker=pattern-root dev_fs=devtmpfs dev_mounts=1 vda=yes \
+		console=yes "$@"
+}
+
+debian_dracut_image_boots() { # initrd
+	debian_image_boots "$1" dev_nosuid=yes dev_noexec=yes late_mount=refused &&
 	expect_log "$T/console.log" 'dracut: Mounted root filesystem /dev/vda' \
-		"dracut's own root mount" &&
-	expect_field "$T/console.log" root marker pattern-root &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root dev_mounts 1 &&
-	expect_field "$T/console.log" root dev_nosuid yes &&
-	expect_field "$T/console.log" root dev_noexec yes &&
-	expect_field "$T/console.log" root late_mount refused &&
-	expect_field "$T/console.log" root vda yes &&
-	expect_field "$T/console.log" root console yes
+		"dracut's own root mount"
 }
 
 # initramfs-tools' init as Debian and Ubuntu shipped it until 2017: mount
@@ -175,15 +176,9 @@ EOF
 	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
 		"the kernel's mount message" &&
 	expect_no_log "$T/console.log" 'falling back to tmpfs' "tmpfs fallback" &&
-	expect_field "$T/console.log" root marker pattern-root &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root dev_mounts 1 &&
-	expect_field "$T/console.log" root dev_nosuid yes &&
-	expect_field "$T/console.log" root dev_noexec no &&
-	expect_field "$T/console.log" root late_mount refused &&
-	expect_field "$T/console.log" root dev_nosuid_after yes &&
-	expect_field "$T/console.log" root vda yes &&
-	expect_field "$T/console.log" root console yes
+	expect_fields root marker=pattern-root dev_fs=devtmpfs dev_mounts=1 \
+		dev_nosuid=yes dev_noexec=no late_mount=refused dev_nosuid_after=yes \
+		vda=yes console=yes
 }
 
 # Debian 12's own initramfs-tools image (mkinitramfs, its real /init,
@@ -198,21 +193,9 @@ test_debian_initramfs_tools_image_reaches_root() {
 	: >"$T/conf/modules"
 	mkinitramfs -d "$T/conf" -o "$T/initrd.img" "$kver" >"$T/mkinitramfs.log" 2>&1 ||
 		{ fail "mkinitramfs failed:" "$(tail -5 "$T/mkinitramfs.log")"; return 1; }
-	for_each_kernel_base debian_initramfs_tools_image_boots "$T/initrd.img"
+	for_each_kernel_base debian_image_boots "$T/initrd.img"
 }
 
-debian_initramfs_tools_image_boots() { # initrd
-	make_reporting_root "$T/root.img" || return 1
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$1" --mem 512M \
-		--append "root=/dev/vda ro" --disk "virtio-blk:$T/root.img" || return 1
-	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
-		"the kernel's mount message" &&
-	expect_field "$T/console.log" root marker pattern-root &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root dev_mounts 1 &&
-	expect_field "$T/console.log" root vda yes &&
-	expect_field "$T/console.log" root console yes
-}
 
 # Boot the pattern initramfs of the three tests below on the root image
 # and check what they share: the kernel's mount, a populated devtmpfs in
@@ -224,17 +207,9 @@ boot_dev_pattern() { # nosuid
 		--disk "virtio-blk:$T/root.img" || return 1
 	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
 		"the kernel's mount message" &&
-	expect_field "$T/console.log" initramfs dev_fs devtmpfs &&
-	expect_field "$T/console.log" initramfs dev_mounts 1 &&
-	expect_field "$T/console.log" initramfs vda yes &&
-	expect_field "$T/console.log" root marker pattern-root &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root dev_mounts 1 &&
-	expect_field "$T/console.log" root dev_nosuid "$1" &&
-	expect_field "$T/console.log" root dev_noexec no &&
-	expect_field "$T/console.log" root late_mount refused &&
-	expect_field "$T/console.log" root vda yes &&
-	expect_field "$T/console.log" root console yes
+	expect_fields initramfs dev_fs=devtmpfs dev_mounts=1 vda=yes &&
+	expect_fields root marker=pattern-root dev_fs=devtmpfs dev_mounts=1 \
+		dev_nosuid="$1" dev_noexec=no late_mount=refused vda=yes console=yes
 }
 
 # Alpine's mkinitfs init: devtmpfs with a size limit, or a tmpfs on
@@ -269,8 +244,7 @@ EOF
 }
 
 # mkinitcpio's init: a plain devtmpfs mount on /dev whose status nobody
-# checks, then util-linux switch_root, which moves /dev, /proc, /sys and
-# /run (busybox's does not: done by hand here).  The mount succeeds, as
+# checks, then util-linux switch_root (/to-sysroot).  The mount succeeds, as
 # a remount with no flags: /dev ends up as a stock kernel's plain mount
 # would be, neither nosuid nor noexec.
 mkinitcpio_pattern_reaches_root() {
@@ -282,11 +256,7 @@ mount -t sysfs sys /sys -o nosuid,noexec,nodev
 mount -t devtmpfs dev /dev
 DEV_MOUNT=$? /report-dev
 mount -t tmpfs run /run -o nosuid,nodev,mode=0755
-i=0
-while [ ! -b /dev/vda ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
-mount -o ro /dev/vda /sysroot || { echo "mount of /dev/vda failed"; exec sh; }
-for d in dev proc sys run; do mount --move /$d /sysroot/$d; done
-exec switch_root /sysroot /sbin/init
+exec /to-sysroot
 EOF
 	boot_dev_pattern no &&
 	expect_field "$T/console.log" initramfs dev_mount_status 0
@@ -307,11 +277,7 @@ mount -t proc -o nosuid,noexec,nodev proc /proc
 mount -t sysfs -o nosuid,noexec,nodev sys /sys
 mount -t tmpfs -o nosuid,nodev,mode=0755 run /run
 DEV_MOUNT=0 /report-dev
-i=0
-while [ ! -b /dev/vda ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
-mount -o ro /dev/vda /sysroot || { echo "mount of /dev/vda failed"; exec sh; }
-for d in dev proc sys run; do mount --move /$d /sysroot/$d; done
-exec switch_root /sysroot /sbin/init
+exec /to-sysroot
 EOF
 	boot_dev_pattern yes &&
 	expect_no_log "$T/console.log" 'boot stopped' "booster's stop"
@@ -325,11 +291,8 @@ rescue_init_mounts_tmpfs_on_dev_shm() {
 	make_reporting_root "$T/root.img" || return 1
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$img" \
 		--append "root=/dev/vda" --disk "virtio-blk:$T/root.img" || return 1
-	expect_field "$T/console.log" root marker pattern-root &&
-	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_field "$T/console.log" root dev_nosuid yes &&
-	expect_field "$T/console.log" root shm_fs tmpfs &&
-	expect_field "$T/console.log" root shm_mode 1777
+	expect_fields root marker=pattern-root dev_fs=devtmpfs dev_nosuid=yes \
+		shm_fs=tmpfs shm_mode=1777
 }
 
 # Each of these on each kernel base.

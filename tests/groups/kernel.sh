@@ -60,16 +60,10 @@ EOF
 # /dev, unless "with-console" asks for /dev/console as in a classic
 # initramfs (needed when nothing mounts devtmpfs, to see any output).
 make_report_initramfs() { # out [with-console]
+	local console=()
 	write_dev_report
-	{
-		busybox_cpio_list
-		echo "file /report-dev $T/report-dev 0755 0 0"
-		if [ "${2:-}" = with-console ]; then
-			echo "dir /dev 0755 0 0"
-			echo "nod /dev/console 0600 0 0 c 5 1"
-		fi
-	} >"$T/initramfs.list"
-	cpio_from_list "$T/initramfs.list" "$1"
+	[ "${2:-}" != with-console ] || console=("dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1")
+	busybox_initramfs "$1" "file /report-dev $T/report-dev 0755 0 0" "${console[@]}"
 }
 
 rdinit_sees_every_bus_at_once() {
@@ -79,25 +73,16 @@ rdinit_sees_every_bus_at_once() {
 		--append "rdinit=/report-dev wait_sd=3" $(every_bus_disks) || return 1
 	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
 		"the kernel's mount message" &&
-	expect_field "$T/console.log" dev vda yes &&
-	expect_field "$T/console.log" dev nvme0n1 yes &&
-	expect_field "$T/console.log" dev sd_at_start 2 &&
-	expect_field "$T/console.log" dev sd_after_usb 3 &&
-	expect_field "$T/console.log" dev console yes &&
-	expect_field "$T/console.log" dev dev_nosuid yes &&
-	expect_field "$T/console.log" dev dev_noexec yes
+	expect_fields dev vda=yes nvme0n1=yes sd_at_start=2 sd_after_usb=3 console=yes \
+		dev_nosuid=yes dev_noexec=yes
 }
 
 rdinit_gets_common_entries() {
 	make_report_initramfs "$T/initramfs.cpio" || return 1
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
 		--append "rdinit=/report-dev" || return 1
-	expect_field "$T/console.log" dev fd yes &&
-	expect_field "$T/console.log" dev stdin /proc/self/fd/0 &&
-	expect_field "$T/console.log" dev stdout /proc/self/fd/1 &&
-	expect_field "$T/console.log" dev stderr /proc/self/fd/2 &&
-	expect_field "$T/console.log" dev pts yes &&
-	expect_field "$T/console.log" dev shm none
+	expect_fields dev fd=yes stdin=/proc/self/fd/0 stdout=/proc/self/fd/1 \
+		stderr=/proc/self/fd/2 pts=yes shm=none
 }
 
 devtmpfs_entries_0_leaves_them_out() {
@@ -105,10 +90,7 @@ devtmpfs_entries_0_leaves_them_out() {
 	blank_disk "$T/vda.img" 4
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
 		--append "rdinit=/report-dev devtmpfs.entries=0" --disk "virtio-blk:$T/vda.img" || return 1
-	expect_field "$T/console.log" dev vda yes &&
-	expect_field "$T/console.log" dev fd no &&
-	expect_field "$T/console.log" dev pts no &&
-	expect_field "$T/console.log" dev shm none
+	expect_fields dev vda=yes fd=no pts=no shm=none
 }
 
 devtmpfs_mount_0_leaves_initramfs_dev_alone() {
@@ -117,10 +99,7 @@ devtmpfs_mount_0_leaves_initramfs_dev_alone() {
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
 		--append "rdinit=/report-dev devtmpfs.mount=0" $(every_bus_disks) || return 1
 	expect_no_log "$T/console.log" 'devtmpfs: mounted' "devtmpfs mount" &&
-	expect_field "$T/console.log" dev vda no &&
-	expect_field "$T/console.log" dev nvme0n1 no &&
-	expect_field "$T/console.log" dev sd_at_start 0 &&
-	expect_field "$T/console.log" dev entries 1
+	expect_fields dev vda=no nvme0n1=no sd_at_start=0 entries=1
 }
 
 # init=/bin/sh, no initramfs: type into the shell on the serial console.
@@ -140,10 +119,7 @@ init_sh_without_initramfs_by_dev_vda() {
 	"$TOP/tests/tools/vm-shell.exp" "$T/console.log" "$VM_TIMEOUT" "$SHELL_PROMPT" "$T/commands" \
 		--kernel "$BZIMAGE" --append "root=/dev/vda init=/bin/sh" \
 		--disk "virtio-blk:$T/root.img" || { show_log "$T/console.log"; return 1; }
-	expect_field "$T/console.log" sh pid 1 &&
-	expect_field "$T/console.log" sh root /dev/root &&
-	expect_field "$T/console.log" sh dev_fs devtmpfs &&
-	expect_field "$T/console.log" sh vda yes
+	expect_fields sh pid=1 root=/dev/root dev_fs=devtmpfs vda=yes
 }
 
 init_sh_without_initramfs_by_partuuid() {
@@ -165,9 +141,19 @@ init_sh_without_initramfs_by_partuuid() {
 	[[ $vdb1 =~ ^[0-9]+:17$ ]] || { fail "vdb1 is '$vdb1' in /proc/partitions, not MAJOR:17"; return 1; }
 	expect_log "$T/console.log" "VFS: Mounted root \\(ext4 filesystem\\) readonly on device $vdb1" \
 		"the root mounted from vdb1 ($vdb1)" &&
-	expect_field "$T/console.log" sh pid 1 &&
-	expect_field "$T/console.log" sh dev_fs devtmpfs &&
-	expect_field "$T/console.log" sh vda yes
+	expect_fields sh pid=1 dev_fs=devtmpfs vda=yes
+}
+
+# module_check_boot CHECK [LINE...]: the patched kernel on an initramfs
+# of busybox, the test module and the script $T/CHECK, run as rdinit=
+# (and the gen_init_cpio LINEs).
+module_check_boot() {
+	local check=$1
+	shift
+	busybox_initramfs "$T/initramfs.cpio" "file /$check $T/$check 0755 0 0" \
+		"file /devtmpfs_test.ko $TEST_MODULE 0644 0 0" "$@" || return 1
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--append "rdinit=/$check"
 }
 
 # The test module creates and removes devices on request; the guest
@@ -206,25 +192,11 @@ flat_after_rmmod=$(there /dev/rescue-flat)
 echo "TEST RESULT: nodes nested=$nested flat=$flat nested_there=$nested_gone sub_there=$sub_gone top_there=$top_gone plain_there=$plain changed_mode_there=$mode changed_owner_there=$owner keep_dir_there=$keep_dir flat_after_rmmod=$flat_after_rmmod"
 reboot -f
 EOF
-	{
-		busybox_cpio_list
-		echo "file /check-nodes $T/check-nodes 0755 0 0"
-		echo "file /devtmpfs_test.ko $TEST_MODULE 0644 0 0"
-	} >"$T/initramfs.list"
-	cpio_from_list "$T/initramfs.list" "$T/initramfs.cpio" || return 1
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
-		--append "rdinit=/check-nodes" || return 1
+	module_check_boot check-nodes || return 1
 	local chr=character_special_file
-	expect_field "$T/console.log" nodes nested "$chr:600:0:0" &&
-	expect_field "$T/console.log" nodes flat "$chr:600:0:0" &&
-	expect_field "$T/console.log" nodes nested_there no &&
-	expect_field "$T/console.log" nodes sub_there no &&
-	expect_field "$T/console.log" nodes top_there no &&
-	expect_field "$T/console.log" nodes plain_there no &&
-	expect_field "$T/console.log" nodes changed_mode_there no &&
-	expect_field "$T/console.log" nodes changed_owner_there no &&
-	expect_field "$T/console.log" nodes keep_dir_there no &&
-	expect_field "$T/console.log" nodes flat_after_rmmod no
+	expect_fields nodes nested="$chr:600:0:0" flat="$chr:600:0:0" nested_there=no \
+		sub_there=no top_there=no plain_there=no changed_mode_there=no \
+		changed_owner_there=no keep_dir_there=no flat_after_rmmod=no
 }
 
 # A node made world-readable for one device must not open the next
@@ -258,23 +230,10 @@ reboot -f
 EOF
 	printf 'root:x:0:0::/:/bin/sh\nuser:x:1000:1000::/:/bin/sh\n' >"$T/passwd"
 	printf 'root:x:0:\nuser:x:1000:\n' >"$T/group"
-	{
-		busybox_cpio_list
-		echo "dir /etc 0755 0 0"
-		echo "file /etc/passwd $T/passwd 0644 0 0"
-		echo "file /etc/group $T/group 0644 0 0"
-		echo "file /check-reuse $T/check-reuse 0755 0 0"
-		echo "file /devtmpfs_test.ko $TEST_MODULE 0644 0 0"
-	} >"$T/initramfs.list"
-	cpio_from_list "$T/initramfs.list" "$T/initramfs.cpio" || return 1
-	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
-		--append "rdinit=/check-reuse" || return 1
-	expect_field "$T/console.log" reuse same_devt yes &&
-	expect_field "$T/console.log" reuse user_reads_a_before a &&
-	expect_field "$T/console.log" reuse root_reads_b b &&
-	expect_field "$T/console.log" reuse user_reads_b none &&
-	expect_field "$T/console.log" reuse a_there no &&
-	expect_field "$T/console.log" reuse user_reads_a_after none
+	module_check_boot check-reuse "dir /etc 0755 0 0" "file /etc/passwd $T/passwd 0644 0 0" \
+		"file /etc/group $T/group 0644 0 0" || return 1
+	expect_fields reuse same_devt=yes user_reads_a_before=a root_reads_b=b \
+		user_reads_b=none a_there=no user_reads_a_after=none
 }
 
 series_patches() {

@@ -16,6 +16,8 @@
 LUKS_UUID=4c1e2d3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
 LUKS_PASS=correct-horse-7
 LUKS_VM_TIMEOUT=${LUKS_VM_TIMEOUT:-240}
+# shellcheck disable=SC2034 # stack_boot and stack_steps read it (tests/lib/stacked-lib.sh)
+STACK_VM_TIMEOUT=$LUKS_VM_TIMEOUT
 
 # make_luks_root VERSION IMG MARKER: a 64 MiB container (LUKS VERSION,
 # UUID $LUKS_UUID, passphrase $LUKS_PASS) holding the ext4 root
@@ -26,18 +28,7 @@ make_luks_root() {
 	blank_disk "$img" 64
 	mke2fs -q -F -t ext4 -U "$ROOT_UUID" -L luks-root -d "$T/root" "$img" 32M ||
 		{ fail "mke2fs in $img failed"; return 1; }
-	printf '%s' "$LUKS_PASS" >"$T/pass"
-	cryptsetup reencrypt --encrypt --type luks2 --reduce-device-size 32M \
-		--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid "$LUKS_UUID" \
-		--key-file "$T/pass" --batch-mode --force-offline-reencrypt \
-		"$img" >"$T/cryptsetup.log" 2>&1 ||
-		{ fail "cryptsetup reencrypt --encrypt of $img failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
-	if [ "$ver" = 1 ]; then
-		cryptsetup convert --type luks1 --batch-mode "$img" >>"$T/cryptsetup.log" 2>&1 ||
-			{ fail "cryptsetup convert of $img to LUKS1 failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
-	fi
-	blkid -p "$img" | grep -q "VERSION=\"$ver\" UUID=\"$LUKS_UUID\" TYPE=\"crypto_LUKS\"" ||
-		{ fail "blkid does not see $img as LUKS$ver $LUKS_UUID:" "$(blkid -p "$img")"; return 1; }
+	luks_encrypt "$img" "$LUKS_UUID" "$LUKS_PASS" "$ver"
 }
 
 # luks_image OUT: mkrescue -k for the stock kernel with the storage tools
@@ -47,32 +38,9 @@ luks_image() {
 	stack_image "$1" --storage
 }
 
-# luks_boot APPEND run-vm-args: a boot that types nothing.
-luks_boot() {
-	local append=$1
-	shift
-	VM_TIMEOUT=$LUKS_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "$append" "$@"
-}
-
-# luks_steps APPEND run-vm-args: a boot that follows $T/steps (typing).
-luks_steps() {
-	local append=$1
-	shift
-	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$LUKS_VM_TIMEOUT" "$T/steps" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "$append" "$@" ||
-		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
-}
-
 # The prompt, then the passphrase typed on the serial console.
 typed_passphrase_steps() {
-	cat >"$T/steps" <<-EOF
-	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\):
-	send $LUKS_PASS
-	end
-	EOF
+	passphrase_steps /dev/vda "$LUKS_UUID" "$LUKS_PASS"
 }
 
 # The container opened, the root mounted ro from it, and the passphrase
@@ -86,6 +54,22 @@ expect_luks_root() { # version marker [", read-only"]
 	expect_field "$T/console.log" root mode ro &&
 	expect_exec_line /sbin/init /dev/dm-0 ext4 ro &&
 	expect_no_log "$T/console.log" "$LUKS_PASS" "the passphrase on the console"
+}
+
+# luks_no_root_boot MARKER PARAMS: luks_setup's LUKS2 root (MARKER),
+# booted with PARAMS that keep it closed: the root is not waited for
+# past 2 s, no shell, the guest ends.
+luks_no_root_boot() {
+	luks_setup 2 "$1" || return 1
+	stack_boot "root=UUID=$ROOT_UUID rootwait=2 $2 rd.shell=0 rd.retry=1 panic=1" \
+		--disk "virtio-blk:$T/c.img"
+}
+
+# No prompt, no boot, no byte written.
+expect_nothing_asked_no_boot() {
+	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
+	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
+	expect_disks_unchanged
 }
 
 luks_setup() { # version marker
@@ -103,7 +87,7 @@ test_luks2_root_by_uuid_passphrase_typed() {
 luks2_root_by_uuid_passphrase_typed() {
 	luks_setup 2 luks2-uuid || return 1
 	typed_passphrase_steps
-	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	stack_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
 	expect_luks_root 2 luks2-uuid &&
 	expect_disks_unchanged
 }
@@ -112,7 +96,7 @@ luks2_root_by_uuid_passphrase_typed() {
 test_luks2_root_by_mapper_name() {
 	luks_setup 2 luks2-mapper || return 1
 	typed_passphrase_steps
-	luks_steps "root=/dev/mapper/luks-$LUKS_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	stack_steps "root=/dev/mapper/luks-$LUKS_UUID" --disk "virtio-blk:$T/c.img" || return 1
 	expect_log "$T/console.log" "rescue: found root /dev/mapper/luks-$LUKS_UUID on /dev/dm-0" \
 		"the root found by its /dev/mapper name" &&
 	expect_luks_root 2 luks2-mapper &&
@@ -122,7 +106,7 @@ test_luks2_root_by_mapper_name() {
 test_luks1_root_by_uuid() {
 	luks_setup 1 luks1 || return 1
 	typed_passphrase_steps
-	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	stack_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
 	expect_luks_root 1 luks1 &&
 	expect_disks_unchanged
 }
@@ -134,15 +118,8 @@ test_luks_wrong_passphrase_then_right() {
 }
 luks_wrong_passphrase_then_right() {
 	luks_setup 2 luks-retry || return 1
-	cat >"$T/steps" <<-EOF
-	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\):
-	send not-the-passphrase
-	want Wrong passphrase for /dev/vda: 2 tries left
-	want Passphrase for /dev/vda \\(LUKS UUID $LUKS_UUID\\), again:
-	send $LUKS_PASS
-	end
-	EOF
-	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	passphrase_steps /dev/vda "$LUKS_UUID" "$LUKS_PASS" not-the-passphrase
+	stack_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: luks: wrong passphrase for /dev/vda \(UUID $LUKS_UUID\), try 1 of 3" \
 		"the wrong passphrase logged" &&
@@ -161,7 +138,7 @@ test_luks_key_file_on_a_key_device() {
 	cp "$T/pass" "$T/keys/root.key"
 	make_ext4 "$T/keys" "$T/keys.img" 8 "$DECOY_UUID" keys
 	record_sums "$T/c.img" "$T/keys.img"
-	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID rd.luks.key=/root.key:LABEL=keys rd.luks.uuid=luks-$LUKS_UUID" \
+	STACK_VM_TIMEOUT=120 stack_boot "root=UUID=$ROOT_UUID rd.luks.key=/root.key:LABEL=keys rd.luks.uuid=luks-$LUKS_UUID" \
 		--disk "virtio-blk:$T/c.img" --disk "virtio-blk:$T/keys.img" || return 1
 	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
 	expect_luks_root 2 luks-keyfile &&
@@ -174,9 +151,7 @@ test_luks_off_leaves_the_container_closed() {
 	for_each_stack_kernel luks_off_leaves_the_container_closed
 }
 luks_off_leaves_the_container_closed() {
-	luks_setup 2 luks-off || return 1
-	luks_boot "root=UUID=$ROOT_UUID rootwait=2 rd.luks=0 rd.shell=0 rd.retry=1 panic=1" \
-		--disk "virtio-blk:$T/c.img" || return 1
+	luks_no_root_boot luks-off rd.luks=0 || return 1
 	expect_log "$T/console.log" "rescue: storage: luks is off for this boot" \
 		"the layer turned off" &&
 	expect_log "$T/console.log" "rescue: storage: /dev/vda left alone: rd.luks=0 turns luks off" \
@@ -185,24 +160,18 @@ luks_off_leaves_the_container_closed() {
 		"the root not found" &&
 	expect_log "$T/console.log" "rescue: +vda +[0-9]+:[0-9]+ +[0-9.]+M +crypto_LUKS +$LUKS_UUID" \
 		"the container in the device table" &&
-	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
-	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
-	expect_disks_unchanged
+	expect_nothing_asked_no_boot
 }
 
 # rd.luks.uuid= naming another container: this one stays closed, with a
 # line, and nothing is asked.
 test_luks_uuid_leaves_other_containers_closed() {
-	luks_setup 2 luks-other || return 1
-	luks_boot "root=UUID=$ROOT_UUID rootwait=2 rd.luks.uuid=luks-0badc0de-0000-4000-8000-000000000000 rd.shell=0 rd.retry=1 panic=1" \
-		--disk "virtio-blk:$T/c.img" || return 1
+	luks_no_root_boot luks-other rd.luks.uuid=luks-0badc0de-0000-4000-8000-000000000000 || return 1
 	expect_log "$T/console.log" "rescue: luks: /dev/vda left closed: its UUID $LUKS_UUID is not in rd.luks.uuid" \
 		"the container left closed, and why" &&
 	expect_log "$T/console.log" "rescue: vda: LUKS2, UUID $LUKS_UUID: not opened: not in rd.luks.uuid" \
 		"the container's line in the device table" &&
-	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
-	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
-	expect_disks_unchanged
+	expect_nothing_asked_no_boot
 }
 
 # Strict read-only: the mapping is made read-only, and the container is
@@ -210,7 +179,7 @@ test_luks_uuid_leaves_other_containers_closed() {
 test_luks_strict_readonly() {
 	luks_setup 2 luks-strict || return 1
 	typed_passphrase_steps
-	luks_steps "root=UUID=$ROOT_UUID rescue.ro=strict" --disk "virtio-blk:$T/c.img" || return 1
+	stack_steps "root=UUID=$ROOT_UUID rescue.ro=strict" --disk "virtio-blk:$T/c.img" || return 1
 	expect_luks_root 2 luks-strict ", read-only" &&
 	expect_disks_unchanged
 }
@@ -224,7 +193,7 @@ test_luks_without_cryptsetup_says_so() {
 		{ fail "mkrescue -k $KVER --no-storage failed:" "$(cat "$T/mkrescue.err")"; return 1; }
 	make_luks_root 2 "$T/c.img" luks-no-tool || return 1
 	record_sums "$T/c.img"
-	luks_boot "root=UUID=$ROOT_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
+	stack_boot "root=UUID=$ROOT_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
 		--disk "virtio-blk:$T/c.img" || return 1
 	expect_log "$T/console.log" "rescue: no cryptsetup in this image: make it with mkrescue --storage" \
 		"the missing tool named, and how to get it" &&
@@ -241,7 +210,7 @@ test_luks_key_file_in_the_initramfs() {
 	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$KVER" --storage \
 		--include "$T/pass:/etc/luks/root.key" -o "$T/initrd" 2>"$T/mkrescue.err" ||
 		{ fail "mkrescue --include of the key failed:" "$(cat "$T/mkrescue.err")"; return 1; }
-	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID rd.luks.key=/etc/luks/root.key::UUID=$LUKS_UUID" \
+	STACK_VM_TIMEOUT=120 stack_boot "root=UUID=$ROOT_UUID rd.luks.key=/etc/luks/root.key::UUID=$LUKS_UUID" \
 		--disk "virtio-blk:$T/c.img" || return 1
 	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
 	expect_luks_root 2 luks-initramfs-key &&
@@ -271,7 +240,7 @@ test_luks_stale_secondary_header_is_not_a_container() {
 	blkid -p "$T/d.img" | grep -q "UUID=\"$LUKS_UUID\" TYPE=\"crypto_LUKS\"" ||
 		{ fail "host blkid does not take the stale header for LUKS:" "$(blkid -p "$T/d.img")"; return 1; }
 	record_sums "$T/d.img"
-	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/d.img" || return 1
+	STACK_VM_TIMEOUT=120 stack_boot "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/d.img" || return 1
 	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
 	expect_no_log "$T/console.log" "$LUKS_UUID" "the stale header's UUID" &&
 	expect_field "$T/console.log" root marker luks-stale &&
@@ -300,7 +269,7 @@ test_luks_failed_prompt_asks_again_after_the_shell() {
 	send $LUKS_PASS
 	end
 	EOF
-	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	stack_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: luks: /dev/vda \(UUID $LUKS_UUID\) not opened: 3 wrong passphrases" \
 		"the three wrong passphrases logged" &&
@@ -317,7 +286,7 @@ test_luks_failed_prompt_asks_again_after_the_shell() {
 # prompt for ever.
 test_luks_prompt_timeout_ends_an_unattended_boot() {
 	luks_setup 2 luks-timeout || return 1
-	LUKS_VM_TIMEOUT=180 luks_boot "root=UUID=$ROOT_UUID rd.luks.timeout=5 rd.shell=0 rd.retry=8 panic=1" \
+	STACK_VM_TIMEOUT=180 stack_boot "root=UUID=$ROOT_UUID rd.luks.timeout=5 rd.shell=0 rd.retry=8 panic=1" \
 		--disk "virtio-blk:$T/c.img" || return 1
 	expect_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\):" \
 		"the prompt" &&
@@ -338,16 +307,14 @@ test_luks_cloned_container_opens_neither_copy() {
 	luks_setup 2 luks-clone || return 1
 	cp --sparse=always "$T/c.img" "$T/copy.img"
 	record_sums "$T/c.img" "$T/copy.img"
-	LUKS_VM_TIMEOUT=120 luks_boot "root=UUID=$ROOT_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
+	STACK_VM_TIMEOUT=120 stack_boot "root=UUID=$ROOT_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
 		--disk "virtio-blk:$T/c.img" --disk "virtio-blk:$T/copy.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: luks: /dev/vda and /dev/vdb have one LUKS UUID $LUKS_UUID \(a copy of one disk\?\): neither is opened" \
 		"the clash naming both disks" &&
 	expect_log "$T/console.log" "rescue: vdb: LUKS2, UUID $LUKS_UUID: not opened: /dev/vda has the same LUKS UUID" \
 		"the copy's line in the device table" &&
-	expect_no_log "$T/console.log" "Passphrase for" "a passphrase prompt" &&
-	expect_no_log "$T/console.log" 'TEST RESULT: root' "a boot" &&
-	expect_disks_unchanged
+	expect_nothing_asked_no_boot
 }
 
 # A passphrase typed ahead, once the container is seen but before its
@@ -367,7 +334,7 @@ test_luks_typeahead_is_neither_shown_nor_taken() {
 	send $LUKS_PASS
 	end
 	EOF
-	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	stack_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
 	expect_no_log "$T/console.log" "typed-ahead-secret" "the passphrase typed ahead, shown" &&
 	expect_no_log "$T/console.log" "wrong passphrase" "the typed-ahead line taken as a try" &&
 	expect_luks_root 2 luks-typeahead &&
@@ -389,7 +356,7 @@ test_luks_overlong_passphrase_is_refused_whole() {
 	send $LUKS_PASS
 	end
 	EOF
-	luks_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
+	stack_steps "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/c.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: luks: refused a passphrase for /dev/vda longer than 510 characters, try 1 of 3" \
 		"the refusal logged" &&
@@ -406,16 +373,7 @@ test_luks_overlong_passphrase_is_refused_whole() {
 # prompt waits, where PID 1 used to ignore it until the prompt ended.
 test_luks_prompt_over_ssh_refuses_no_tty_and_obeys_reboot() {
 	. "$TOP/tests/groups/network.sh"
-	KVER=$(stock_kernel_version) || return 1
-	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
-	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
-		"$BUILD/mkrescue" -k "$KVER" --init "$RESCUE_INIT" --storage \
-		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
-		{ fail "mkrescue failed:" "$(cat "$T/mkrescue.log")"; return 1; }
-	make_luks_root 2 "$T/c.img" luks-reboot && record_sums "$T/c.img" &&
-	ssh_vm "$KVER" "root=UUID=$ROOT_UUID ip=dhcp" "$T/c.img" || return 1
-	wait_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\)" 60 ||
-		{ kill "$SSH_PID"; wait "$SSH_PID"; fail "no passphrase prompt"; return 1; }
+	luks_ssh_vm luks-reboot || return 1
 	for _ in 1 2 3 4 5; do
 		echo not-the-passphrase | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock \
 			>"$T/notty.out" 2>&1

@@ -14,6 +14,8 @@
 . "$TOP/tests/lib/disks.sh"
 
 LVM_VM_TIMEOUT=${LVM_VM_TIMEOUT:-240}
+# shellcheck disable=SC2034 # stack_boot and stack_steps read it (tests/lib/stacked-lib.sh)
+STACK_VM_TIMEOUT=$LVM_VM_TIMEOUT
 SPAN_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9015
 LUKS_LVM_UUID=3c0d8a52-7e41-4f0b-9a6d-2b1e5f7c9016
 # PV UUIDs (lvm's 6-4-4-4-4-4-6), fixed so a test can name a missing one.
@@ -87,31 +89,84 @@ lvm_image() {
 	stack_image "$T/initrd"
 }
 
-# lvm_boot APPEND DISK...: the layouts, the image, sums of the DISKs
-# (BUS:NAME of $T/NAME.img), then the stock kernel on them.
-lvm_boot() {
-	local append=$1 disk args=() imgs=()
-	shift
-	make_lvm_disks && lvm_image || return 1
+# lvm_vm HOW APPEND DISK...: the disks ($LVM_DISKS, a make_lvm_*disk*
+# function; make_lvm_disks by default), the image, sums of the DISKs
+# (BUS:NAME of $T/NAME.img), then the kernel on them: HOW is boot
+# (stack_boot) or steps (stack_steps, typing $T/steps).
+lvm_vm() {
+	local how=$1 append=$2 disk args=() imgs=()
+	shift 2
+	"${LVM_DISKS:-make_lvm_disks}" && lvm_image || return 1
 	for disk in "$@"; do
 		args+=(--disk "${disk%%:*}:$T/${disk#*:}.img")
 		imgs+=("$T/${disk#*:}.img")
 	done
 	record_sums "${imgs[@]}"
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem "$(stack_mem)" \
-		--append "$append" "${args[@]}"
+	"stack_$how" "$append" "${args[@]}"
 }
+lvm_boot() { lvm_vm boot "$@"; }
+lvm_steps() { lvm_vm steps "$@"; }
 
-# The root booted from an LV (a dm-N): marker, ext4, read-only, the
-# exec line, and not a byte written to any disk.
-expect_lv_root() { # marker
+# The root on an LV (a dm-N) booted: marker, ext4, read-only, the exec
+# line.
+expect_lv_booted() { # marker
 	expect_field "$T/console.log" root marker "$1" &&
 	expect_field "$T/console.log" root fs ext4 &&
 	expect_field "$T/console.log" root mode ro &&
+	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+}
+
+# ... with /dev a devtmpfs, and not a byte written to any disk.
+expect_lv_root() { # marker
+	expect_lv_booted "$1" &&
 	expect_field "$T/console.log" root dev_fs devtmpfs &&
-	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro &&
 	expect_disks_unchanged
+}
+
+# expect_lvm_activates VG WHY [HOW]: the line saying why lvm activates
+# VG (not rescue-init's device-mapper ioctls), and lvm's activation;
+# HOW, how the VG stands ("all its PVs there" by default).
+expect_lvm_activates() {
+	expect_log "$T/console.log" "rescue: lvm: volume group $1: lvm activates it: $2\$" \
+		"the line saying why lvm activates the VG" &&
+	expect_log "$T/console.log" \
+		"rescue: lvm: activating the LVs of $1 \(volume group $1, UUID [A-Za-z0-9-]+, ${3:-all its PVs there}\)\$" \
+		"lvm's activation"
+}
+
+# expect_lvm_degraded VG PV: when the root wait ended, VG named
+# incomplete with its missing PV, and activated by lvm's degraded mode.
+expect_lvm_degraded() {
+	expect_log "$T/console.log" \
+		"rescue: lvm: volume group $1 \(UUID [A-Za-z0-9-]+\) is incomplete: 1 of 2 PVs, missing PV $2" \
+		"the incomplete VG and its missing PV" &&
+	expect_lvm_activates "$1" "PVs missing" "incomplete, what can run without the missing PVs"
+}
+
+# expect_lvm_now_active VG N WHAT: lvm's own line, N LVs of VG active.
+expect_lvm_now_active() {
+	expect_log "$T/console.log" "rescue: lvm: +$2 logical volume\(s\) in volume group \"$1\" now active" \
+		"lvm activating $3"
+}
+
+# expect_lvs_activated VG N WHAT: rescue-init's count of VG's LVs.
+expect_lvs_activated() {
+	expect_log "$T/console.log" "rescue: lvm: volume group $1: $2 LVs activated\$" "$3"
+}
+
+# expect_lv_found ROOT WHAT: root= ROOT found on a dm-N.
+expect_lv_found() {
+	expect_log "$T/console.log" "rescue: found root $1 on /dev/dm-[0-9]+" "the root found $2"
+}
+
+# lvm_luks_uuid: the UUID of the LUKS container of the Debian layout
+# (make_lvm_disks' luks.img, made here).
+lvm_luks_uuid() {
+	local uuid
+	make_lvm_disks || return 1
+	uuid=$(blkid -p -s UUID -o value "$T/luks.img") && [ -n "$uuid" ] ||
+		{ fail "no LUKS UUID on $T/luks.img"; return 1; }
+	echo "$uuid"
 }
 
 # A root that must not be found: no boot, and the disks as they were.
@@ -133,10 +188,8 @@ root_on_lv_by_dev_vg_lv() {
 	expect_log "$T/console.log" \
 		"rescue: lvm: /dev/vda is PV $PV_ROOT of volume group rescue-vg \(UUID [A-Za-z0-9-]+\), 1 of 1 PVs there" \
 		"the PV seen, its VG complete" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated$" \
-		"the three LVs activated" &&
-	expect_log "$T/console.log" "rescue: found root /dev/rescue-vg/root-lv on /dev/dm-[0-9]+" \
-		"the root found by /dev/VG/LV" &&
+	expect_lvs_activated rescue-vg 3 "the three LVs activated" &&
+	expect_lv_found /dev/rescue-vg/root-lv "by /dev/VG/LV" &&
 	expect_lv_root lvm-root
 }
 
@@ -147,8 +200,7 @@ test_root_on_lv_by_mapper_name_with_rd_lvm_lv() {
 		virtio-blk:lvm-root || return 1
 	expect_log "$T/console.log" "rescue: lvm: activating rd.lvm.lv=rescue-vg/root-lv \(volume group rescue-vg," \
 		"the named LV activated alone" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 1 LVs activated$" \
-		"one LV activated, not three" &&
+	expect_lvs_activated rescue-vg 1 "one LV activated, not three" &&
 	expect_log "$T/console.log" "rescue: found root /dev/mapper/rescue--vg-root--lv on /dev/dm-0" \
 		"the root found by its /dev/mapper name" &&
 	expect_lv_root lvm-root
@@ -157,8 +209,7 @@ test_root_on_lv_by_mapper_name_with_rd_lvm_lv() {
 # root=UUID= of the filesystem on the LV, behind an SCSI disk.
 test_root_on_lv_by_filesystem_uuid() {
 	lvm_boot "root=UUID=$ROOT_UUID" virtio-scsi:lvm-root || return 1
-	expect_log "$T/console.log" "rescue: found root UUID=$ROOT_UUID on /dev/dm-[0-9]+" \
-		"the root found by the filesystem's UUID" &&
+	expect_lv_found "UUID=$ROOT_UUID" "by the filesystem's UUID" &&
 	expect_lv_root lvm-root
 }
 
@@ -175,12 +226,11 @@ test_plain_vg_activated_without_lvm_as_lvm_names_it() {
 }
 plain_vg_activated_without_lvm() {
 	local vgid lvid
-	make_lvm_disks && lvm_image || return 1
+	make_lvm_disks || return 1
 	vgid=$(lvm_meta_id "$T/lvm-root.img" rescue-vg) &&
 	lvid=$(lvm_meta_id "$T/lvm-root.img" root-lv) &&
 	[ ${#vgid} = 32 ] && [ ${#lvid} = 32 ] ||
 		{ fail "no VG and LV ids in the metadata of $T/lvm-root.img"; return 1; }
-	record_sums "$T/lvm-root.img"
 	cat >"$T/steps" <<-STEPS
 	want \\(rescue\\) # 
 	send lvm lvs --noheadings -o lv_name,lv_attr rescue-vg
@@ -197,17 +247,12 @@ plain_vg_activated_without_lvm() {
 	want TEST RESULT: root
 	end
 	STEPS
-	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/rescue-vg/root-lv rd.break=pre-pivot init=/bin/sh" \
-		--disk "virtio-blk:$T/lvm-root.img" ||
-		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+	lvm_steps "root=/dev/rescue-vg/root-lv rd.break=pre-pivot init=/bin/sh" virtio-blk:lvm-root || return 1
 	expect_log "$T/console.log" \
 		"rescue: lvm: activating the LVs of rescue-vg \(volume group rescue-vg, UUID [A-Za-z0-9-]+, all its PVs there\) with device-mapper ioctls, no lvm run" \
 		"the fast path's line" &&
 	expect_no_log "$T/console.log" "lvm activates it" "a fall-back to lvm" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated$" \
-		"the three LVs activated" &&
+	expect_lvs_activated rescue-vg 3 "the three LVs activated" &&
 	expect_field "$T/console.log" root marker lvm-root &&
 	expect_exec_line /bin/sh '/dev/dm-[0-9]+' ext4 ro &&
 	expect_disks_unchanged
@@ -220,21 +265,11 @@ test_lv_with_a_snapshot_falls_back_to_lvm() {
 	for_each_stack_kernel lv_with_a_snapshot_falls_back_to_lvm
 }
 lv_with_a_snapshot_falls_back_to_lvm() {
-	make_lvm_snap_disk && lvm_image || return 1
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/snapvg/root" --disk "virtio-blk:$T/snap.img" || return 1
-	expect_log "$T/console.log" \
-		"rescue: lvm: volume group snapvg: lvm activates it: LV root is used by another LV$" \
-		"the line saying why lvm activates the VG" &&
-	expect_log "$T/console.log" \
-		"rescue: lvm: activating the LVs of snapvg \(volume group snapvg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
-		"lvm's activation" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group snapvg: 2 LVs activated$" \
-		"the origin and its snapshot activated" &&
-	expect_field "$T/console.log" root marker lvm-snap &&
-	expect_field "$T/console.log" root fs ext4 &&
-	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+	LVM_DISKS=make_lvm_snap_disk lvm_boot "root=/dev/snapvg/root" virtio-blk:snap || return 1
+	expect_lvm_activates snapvg "LV root is used by another LV" &&
+	expect_lvs_activated snapvg 2 "the origin and its snapshot activated" &&
+	expect_lv_found /dev/snapvg/root "on the origin" &&
+	expect_lv_booted lvm-snap
 }
 
 # A thin LV is not a plain table (a thin target in a thin pool): its VG
@@ -247,28 +282,15 @@ test_thin_lv_falls_back_to_lvm() {
 	STACK_KERNELS=${STACK_KERNELS:-stock newest} for_each_stack_kernel thin_lv_falls_back_to_lvm
 }
 thin_lv_falls_back_to_lvm() {
-	make_lvm_thin_disk && lvm_image || return 1
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/thinvg/root" --disk "virtio-blk:$T/thin.img" || return 1
-	expect_log "$T/console.log" \
-		"rescue: lvm: volume group thinvg: lvm activates it: LV pool is used by another LV$" \
-		"the line saying why lvm activates the VG" &&
-	expect_log "$T/console.log" \
-		"rescue: lvm: activating the LVs of thinvg \(volume group thinvg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
-		"lvm's activation" &&
+	LVM_DISKS=make_lvm_thin_disk lvm_boot "root=/dev/thinvg/root" virtio-blk:thin || return 1
+	expect_lvm_activates thinvg "LV pool is used by another LV" &&
 	expect_log "$T/console.log" \
 		"rescue: lvm: +WARNING: Check is skipped, please install recommended missing binary /usr/sbin/thin_check!" \
 		"lvm skipping the pool's thin_check, which the image does not have" &&
-	expect_log "$T/console.log" "rescue: lvm: +2 logical volume\(s\) in volume group \"thinvg\" now active" \
-		"lvm activating the pool and the thin LV" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group thinvg: 1 LVs activated$" \
-		"the thin LV counted (the pool's devices have suffixed dm UUIDs)" &&
-	expect_log "$T/console.log" "rescue: found root /dev/thinvg/root on /dev/dm-[0-9]+" \
-		"the root found on the thin LV" &&
-	expect_field "$T/console.log" root marker lvm-thin &&
-	expect_field "$T/console.log" root fs ext4 &&
-	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+	expect_lvm_now_active thinvg 2 "the pool and the thin LV" &&
+	expect_lvs_activated thinvg 1 "the thin LV counted (the pool's devices have suffixed dm UUIDs)" &&
+	expect_lv_found /dev/thinvg/root "on the thin LV" &&
+	expect_lv_booted lvm-thin
 }
 
 # A RAID1 LV (lvcreate --type raid1 -m1, over two PVs) is not a plain
@@ -279,28 +301,15 @@ test_raid1_lv_falls_back_to_lvm() {
 	for_each_stack_kernel raid1_lv_falls_back_to_lvm
 }
 raid1_lv_falls_back_to_lvm() {
-	make_lvm_raid_disks && lvm_image || return 1
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/raidvg/root" --disk "virtio-blk:$T/raid1.img" \
-		--disk "virtio-blk:$T/raid2.img" || return 1
-	expect_log "$T/console.log" \
-		"rescue: lvm: volume group raidvg: lvm activates it: LV root is a segment not striped or linear$" \
-		"the line saying why lvm activates the VG" &&
-	expect_log "$T/console.log" \
-		"rescue: lvm: activating the LVs of raidvg \(volume group raidvg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
-		"lvm's activation" &&
-	expect_log "$T/console.log" "rescue: lvm: +1 logical volume\(s\) in volume group \"raidvg\" now active" \
-		"lvm activating the RAID1 LV" &&
+	LVM_DISKS=make_lvm_raid_disks lvm_boot "root=/dev/raidvg/root" \
+		virtio-blk:raid1 virtio-blk:raid2 || return 1
+	expect_lvm_activates raidvg "LV root is a segment not striped or linear" &&
+	expect_lvm_now_active raidvg 1 "the RAID1 LV" &&
 	expect_log "$T/console.log" "md/raid1:mdX: active with 2 out of 2 mirrors" \
 		"the kernel's RAID1 running on both legs" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group raidvg: 5 LVs activated$" \
-		"the RAID1 LV and its hidden rimage and rmeta LVs activated" &&
-	expect_log "$T/console.log" "rescue: found root /dev/raidvg/root on /dev/dm-[0-9]+" \
-		"the root found on the RAID1 LV" &&
-	expect_field "$T/console.log" root marker lvm-raid &&
-	expect_field "$T/console.log" root fs ext4 &&
-	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+	expect_lvs_activated raidvg 5 "the RAID1 LV and its hidden rimage and rmeta LVs activated" &&
+	expect_lv_found /dev/raidvg/root "on the RAID1 LV" &&
+	expect_lv_booted lvm-raid
 }
 
 # An old-style mirror LV (lvcreate --type mirror -m1, its log in
@@ -313,28 +322,15 @@ test_mirror_lv_falls_back_to_lvm() {
 	STACK_KERNELS=${STACK_KERNELS:-stock newest} for_each_stack_kernel mirror_lv_falls_back_to_lvm
 }
 mirror_lv_falls_back_to_lvm() {
-	make_lvm_mirror_disks && lvm_image || return 1
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/mirrorvg/root" --disk "virtio-blk:$T/mirror1.img" \
-		--disk "virtio-blk:$T/mirror2.img" || return 1
-	expect_log "$T/console.log" \
-		"rescue: lvm: volume group mirrorvg: lvm activates it: LV root is a segment not striped or linear$" \
-		"the line saying why lvm activates the VG" &&
-	expect_log "$T/console.log" \
-		"rescue: lvm: activating the LVs of mirrorvg \(volume group mirrorvg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
-		"lvm's activation" &&
+	LVM_DISKS=make_lvm_mirror_disks lvm_boot "root=/dev/mirrorvg/root" \
+		virtio-blk:mirror1 virtio-blk:mirror2 || return 1
+	expect_lvm_activates mirrorvg "LV root is a segment not striped or linear" &&
 	expect_log "$T/console.log" "modprobe: loaded module dm_mirror for dm-mirror" \
 		"dm-mirror loaded from the image on lvm's request" &&
-	expect_log "$T/console.log" "rescue: lvm: +1 logical volume\(s\) in volume group \"mirrorvg\" now active" \
-		"lvm activating the mirror LV" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group mirrorvg: 3 LVs activated$" \
-		"the mirror LV and its two hidden mimage LVs activated" &&
-	expect_log "$T/console.log" "rescue: found root /dev/mirrorvg/root on /dev/dm-[0-9]+" \
-		"the root found on the mirror LV" &&
-	expect_field "$T/console.log" root marker lvm-mirror &&
-	expect_field "$T/console.log" root fs ext4 &&
-	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+	expect_lvm_now_active mirrorvg 1 "the mirror LV" &&
+	expect_lvs_activated mirrorvg 3 "the mirror LV and its two hidden mimage LVs activated" &&
+	expect_lv_found /dev/mirrorvg/root "on the mirror LV" &&
+	expect_lv_booted lvm-mirror
 }
 
 # An LV cached by a cache pool (lvconvert --type cache --cachepool, the
@@ -349,17 +345,9 @@ test_cache_lv_falls_back_to_lvm() {
 	STACK_KERNELS=${STACK_KERNELS:-stock newest} for_each_stack_kernel cache_lv_falls_back_to_lvm
 }
 cache_lv_falls_back_to_lvm() {
-	make_lvm_cache_disks && lvm_image || return 1
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/cachevg/root" --disk "virtio-blk:$T/cache1.img" \
-		--disk "virtio-blk:$T/cache2.img" || return 1
-	expect_log "$T/console.log" \
-		"rescue: lvm: volume group cachevg: lvm activates it: LV root is a segment not striped or linear$" \
-		"the line saying why lvm activates the VG" &&
-	expect_log "$T/console.log" \
-		"rescue: lvm: activating the LVs of cachevg \(volume group cachevg, UUID [A-Za-z0-9-]+, all its PVs there\)$" \
-		"lvm's activation" &&
+	LVM_DISKS=make_lvm_cache_disks lvm_boot "root=/dev/cachevg/root" \
+		virtio-blk:cache1 virtio-blk:cache2 || return 1
+	expect_lvm_activates cachevg "LV root is a segment not striped or linear" &&
 	expect_log "$T/console.log" "modprobe: loaded module dm_cache for dm-cache" \
 		"dm-cache loaded from the image on lvm's request" &&
 	expect_log "$T/console.log" "modprobe: loaded module dm_cache_smq for dm-cache-smq" \
@@ -367,15 +355,11 @@ cache_lv_falls_back_to_lvm() {
 	expect_log "$T/console.log" \
 		"rescue: lvm: +WARNING: Check is skipped, please install recommended missing binary /usr/sbin/cache_check!" \
 		"lvm skipping the pool's cache_check, which the image does not have" &&
-	expect_log "$T/console.log" "rescue: lvm: +1 logical volume\(s\) in volume group \"cachevg\" now active" \
-		"lvm activating the cached LV" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group cachevg: 1 LVs activated$" \
+	expect_lvm_now_active cachevg 1 "the cached LV" &&
+	expect_lvs_activated cachevg 1 \
 		"the cached LV counted (the devices of its origin and of the pool have suffixed dm UUIDs)" &&
-	expect_log "$T/console.log" "rescue: found root /dev/cachevg/root on /dev/dm-[0-9]+" \
-		"the root found on the cached LV" &&
-	expect_field "$T/console.log" root marker lvm-cache &&
-	expect_field "$T/console.log" root fs ext4 &&
-	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+	expect_lv_found /dev/cachevg/root "on the cached LV" &&
+	expect_lv_booted lvm-cache
 }
 
 # ---- a VG over two disks, an incomplete one ---------------------------
@@ -423,30 +407,18 @@ test_incomplete_vg_activated_degraded_boots_the_root() {
 	for_each_stack_kernel incomplete_vg_activated_degraded_boots_the_root
 }
 incomplete_vg_activated_degraded_boots_the_root() {
-	make_lvm_half_disks && lvm_image || return 1
-	record_sums "$T/half1.img"
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=UUID=$HALF_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" --disk "virtio-blk:$T/half1.img" || return 1
+	LVM_DISKS=make_lvm_half_disks lvm_boot \
+		"root=UUID=$HALF_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" virtio-blk:half1 || return 1
 	expect_log "$T/console.log" \
 		"rescue: lvm: /dev/vda is PV $PV_HALF1 of volume group halfvg \(UUID [A-Za-z0-9-]+\), 1 of 2 PVs there" \
 		"the PV seen, the VG not complete" &&
 	expect_no_log "$T/console.log" "rescue: lvm: activating the LVs of halfvg .*all its PVs there" \
 		"an activation before the root wait ended" &&
-	expect_log "$T/console.log" \
-		"rescue: lvm: volume group halfvg \(UUID [A-Za-z0-9-]+\) is incomplete: 1 of 2 PVs, missing PV $PV_HALF2" \
-		"the incomplete VG and its missing PV" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group halfvg: lvm activates it: PVs missing$" \
-		"the line saying why lvm activates the VG" &&
-	expect_log "$T/console.log" \
-		"rescue: lvm: activating the LVs of halfvg \(volume group halfvg, UUID [A-Za-z0-9-]+, incomplete, what can run without the missing PVs\)$" \
-		"lvm's degraded activation after the root wait" &&
+	expect_lvm_degraded halfvg "$PV_HALF2" &&
 	expect_log "$T/console.log" "rescue: lvm: +Refusing activation of partial LV halfvg/data\." \
 		"lvm leaving the LV on the missing PV inactive" &&
-	expect_log "$T/console.log" "rescue: lvm: +1 logical volume\(s\) in volume group \"halfvg\" now active" \
-		"lvm activating the root LV" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group halfvg: 1 LVs activated$" \
-		"the root LV activated, the LV on the missing PV not" &&
+	expect_lvm_now_active halfvg 1 "the root LV" &&
+	expect_lvs_activated halfvg 1 "the root LV activated, the LV on the missing PV not" &&
 	expect_log "$T/console.log" "rescue: found root UUID=$HALF_UUID on /dev/dm-0" \
 		"the root found on the LV" &&
 	expect_lv_root lvm-half
@@ -462,28 +434,14 @@ test_incomplete_vg_runs_the_raid1_lv_on_one_leg() {
 	for_each_stack_kernel incomplete_vg_runs_the_raid1_lv_on_one_leg
 }
 incomplete_vg_runs_the_raid1_lv_on_one_leg() {
-	make_lvm_raid_disks && lvm_image || return 1
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/raidvg/root rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
-		--disk "virtio-blk:$T/raid1.img" || return 1
-	expect_log "$T/console.log" \
-		"rescue: lvm: volume group raidvg \(UUID [A-Za-z0-9-]+\) is incomplete: 1 of 2 PVs, missing PV $PV_RAID2" \
-		"the incomplete VG and its missing PV" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group raidvg: lvm activates it: PVs missing$" \
-		"the line saying why lvm activates the VG" &&
-	expect_log "$T/console.log" \
-		"rescue: lvm: activating the LVs of raidvg \(volume group raidvg, UUID [A-Za-z0-9-]+, incomplete, what can run without the missing PVs\)$" \
-		"lvm's degraded activation after the root wait" &&
-	expect_log "$T/console.log" "rescue: lvm: +1 logical volume\(s\) in volume group \"raidvg\" now active" \
-		"lvm activating the RAID1 LV" &&
+	LVM_DISKS=make_lvm_raid_disks lvm_boot \
+		"root=/dev/raidvg/root rootwait=2 rd.shell=0 rd.retry=1 panic=1" virtio-blk:raid1 || return 1
+	expect_lvm_degraded raidvg "$PV_RAID2" &&
+	expect_lvm_now_active raidvg 1 "the RAID1 LV" &&
 	expect_log "$T/console.log" "md/raid1:mdX: active with 1 out of 2 mirrors" \
 		"the kernel's RAID1 running on one leg" &&
-	expect_log "$T/console.log" "rescue: found root /dev/raidvg/root on /dev/dm-[0-9]+" \
-		"the root found on the RAID1 LV" &&
-	expect_field "$T/console.log" root marker lvm-raid &&
-	expect_field "$T/console.log" root fs ext4 &&
-	expect_exec_line /sbin/init '/dev/dm-[0-9]+' ext4 ro
+	expect_lv_found /dev/raidvg/root "on the RAID1 LV" &&
+	expect_lv_booted lvm-raid
 }
 
 # ---- several VGs, parameters -----------------------------------------
@@ -498,8 +456,7 @@ test_rd_lvm_vg_leaves_the_decoy_vg_inactive() {
 		"rescue: lvm: /dev/vd[ab] left alone: its volume group decoyvg is not in rd.lvm.vg= or rd.lvm.lv=" \
 		"the decoy VG left alone" &&
 	expect_no_log "$T/console.log" "activating .*decoyvg" "the decoy VG activated" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated$" \
-		"the root's VG activated" &&
+	expect_lvs_activated rescue-vg 3 "the root's VG activated" &&
 	expect_lv_root lvm-root
 }
 
@@ -531,8 +488,6 @@ rd_lvm_0_leaves_the_pv_alone() {
 # left nothing in /run (/run/lvm: hints, online files; /run/lock/lvm),
 # which the real root gets.
 test_strict_readonly_activates_read_only() {
-	make_lvm_disks && lvm_image || return 1
-	record_sums "$T/lvm-root.img" "$T/span1.img" "$T/span2.img"
 	cat >"$T/steps" <<-'STEPS'
 	want \(rescue\) # 
 	send echo run-lvm-$(find /run -name '*lvm*' -o -name lock | wc -l)
@@ -547,12 +502,9 @@ test_strict_readonly_activates_read_only() {
 	want TEST RESULT: root
 	end
 	STEPS
-	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/rescue-vg/root-lv rescue.ro=strict rd.break=pre-pivot" \
-		--disk "virtio-blk:$T/lvm-root.img" --disk "virtio-blk:$T/span1.img" \
-		--disk "nvme:$T/span2.img" ||
-		{ show_log "$T/console.log" 40; fail "the LVs are not active read-only (lv_attr R)"; return 1; }
+	lvm_steps "root=/dev/rescue-vg/root-lv rescue.ro=strict rd.break=pre-pivot" \
+		virtio-blk:lvm-root virtio-blk:span1 nvme:span2 ||
+		{ fail "the LVs are not active read-only (lv_attr R)"; return 1; }
 	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated read-only" \
 		"the root's VG activated read-only" &&
 	expect_log "$T/console.log" "rescue: lvm: volume group span: 1 LVs activated read-only" \
@@ -573,25 +525,18 @@ test_luks2_then_lvm_then_ext4() {
 }
 luks2_then_lvm_then_ext4() {
 	local luks_uuid
-	make_lvm_disks && lvm_image || return 1
-	luks_uuid=$(blkid -p -s UUID -o value "$T/luks.img") && [ -n "$luks_uuid" ] ||
-		{ fail "no LUKS UUID on $T/luks.img"; return 1; }
-	record_sums "$T/luks.img"
+	luks_uuid=$(lvm_luks_uuid) || return 1
 	cat >"$T/steps" <<-EOF
 	want Passphrase for /dev/vda \\(LUKS UUID $luks_uuid\\):
 	send $LUKS_PASS
 	want TEST RESULT: root
 	end
 	EOF
-	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/cryptvg/root" --disk "virtio-blk:$T/luks.img" ||
-		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+	lvm_steps "root=/dev/cryptvg/root" virtio-blk:luks || return 1
 	expect_log "$T/console.log" \
 		"rescue: lvm: /dev/dm-0 is PV $PV_LUKS of volume group cryptvg \(UUID [A-Za-z0-9-]+\), 1 of 1 PVs there" \
 		"the PV inside the LUKS container" &&
-	expect_log "$T/console.log" "rescue: lvm: volume group cryptvg: 1 LVs activated$" \
-		"its LV activated" &&
+	expect_lvs_activated cryptvg 1 "its LV activated" &&
 	expect_log "$T/console.log" "rescue: found root /dev/cryptvg/root on /dev/dm-1 " \
 		"the root found on the LV above the container" &&
 	expect_no_log "$T/console.log" "$LUKS_PASS" "the passphrase on the console" &&
@@ -609,10 +554,7 @@ test_rescue_mount_in_the_rescue_shell_opens_luks_then_lvm() {
 }
 rescue_mount_opens_luks_then_lvm() {
 	local luks_uuid
-	make_lvm_disks && lvm_image || return 1
-	luks_uuid=$(blkid -p -s UUID -o value "$T/luks.img") && [ -n "$luks_uuid" ] ||
-		{ fail "no LUKS UUID on $T/luks.img"; return 1; }
-	record_sums "$T/luks.img"
+	luks_uuid=$(lvm_luks_uuid) || return 1
 	cat >"$T/steps" <<-EOF
 	want \\(rescue\\) # 
 	send rescue-mount
@@ -623,10 +565,7 @@ rescue_mount_opens_luks_then_lvm() {
 	want TEST RESULT: root
 	end
 	EOF
-	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$LVM_VM_TIMEOUT" "$T/steps" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "root=/dev/cryptvg/root rescue" --disk "virtio-blk:$T/luks.img" ||
-		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+	lvm_steps "root=/dev/cryptvg/root rescue" virtio-blk:luks || return 1
 	expect_no_log "$T/console.log" "turns luks off" "a layer said to be off" &&
 	expect_log "$T/console.log" \
 		"^rescue-mount: luks: opened /dev/vda \(LUKS2, UUID $luks_uuid\) as dm-0 \(/dev/mapper/luks-$luks_uuid\), read-only$" \
@@ -681,12 +620,8 @@ test_dracut_add_devtmpfs_rescue_lvm_boots_the_lv_root() {
 		{ fail "no lvm.conf in mkrescue's image:" "$(cat "$T/lvm.conf.mkrescue")"; return 1; }
 	diff -u "$T/lvm.conf.mkrescue" "$T/lvm.conf" >"$T/lvm.conf.diff" ||
 		{ fail "the dracut image's lvm.conf is not mkrescue's:" "$(cat "$T/lvm.conf.diff")"; return 1; }
-	record_sums "$T/lvm-root.img"
-	VM_TIMEOUT=$LVM_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$img" --mem 1G \
-		--append "root=/dev/rescue-vg/root-lv" --disk "virtio-blk:$T/lvm-root.img" || return 1
-	expect_log "$T/console.log" "rescue: lvm: volume group rescue-vg: 3 LVs activated$" \
-		"the VG activated by rescue-init" &&
+	as_dracut lvm_boot "root=/dev/rescue-vg/root-lv" virtio-blk:lvm-root || return 1
+	expect_lvs_activated rescue-vg 3 "the VG activated by rescue-init" &&
 	expect_no_log "$T/console.log" 'udevd|udevadm|systemd\[1\]' "udev or systemd running" &&
 	expect_lv_root lvm-root
 }

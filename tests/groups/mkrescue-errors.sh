@@ -112,9 +112,7 @@ test_private_key_as_ssh_authorized_keys_is_refused() {
 # line naming it, no image, rather than an image with no host key.
 test_missing_or_unreadable_ssh_host_key_is_one_error() {
 	mk_setup || return 1
-	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
-	dropbearkey -t ed25519 -f "$T/host_key" >/dev/null 2>&1 ||
-		{ fail "ssh-keygen or dropbearkey failed"; return 1; }
+	ssh_user_and_host_keys || return 1
 	expect_failure "--ssh-host-key $T/no-key: No such file" "$T/rescue.img" \
 		mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/no-key" || return 1
 	mkdir "$T/key-dir"

@@ -442,9 +442,7 @@ test_include_adds_files_and_trees() {
 test_image_with_a_key_or_an_include_is_written_0600() {
 	mk_setup || return 1
 	local mode
-	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
-	dropbearkey -t ed25519 -f "$T/host_key" >/dev/null 2>&1 ||
-		{ fail "ssh-keygen or dropbearkey failed"; return 1; }
+	ssh_user_and_host_keys || return 1
 	echo secret >"$T/luks.key" && chmod 0600 "$T/luks.key" &&
 	echo shared >"$T/group.txt" && chmod 0640 "$T/group.txt" &&
 	printf '#!/bin/sh\n' >"$T/tool" && chmod 0755 "$T/tool" || return 1
@@ -454,9 +452,7 @@ test_image_with_a_key_or_an_include_is_written_0600() {
 	(umask 027 && mk -o "$T/plain027.img") || return 1
 	mode=$(stat -c %a "$T/plain027.img")
 	[ "$mode" = 640 ] || { fail "an image with no key is $mode with umask 027, not 640"; return 1; }
-	(umask 022 && mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/host_key" \
-		-o "$T/ssh.img" 2>"$T/stderr") ||
-		{ fail "mkrescue --ssh-host-key failed:" "$(cat "$T/stderr")"; return 1; }
+	(umask 022 && mk_with_host_key "$T/ssh.img") || return 1
 	mode=$(stat -c %a "$T/ssh.img")
 	[ "$mode" = 600 ] || { fail "an image with an SSH host key is $mode with umask 022, not 600"; return 1; }
 	(umask 022 && mk --include "$T/luks.key:/etc/luks.key" --include "$T/group.txt:/etc/group.txt" \
@@ -490,12 +486,8 @@ dropbear_fingerprint() { # key
 test_ssh_host_key_is_the_file_given() {
 	mk_setup || return 1
 	local fp
-	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
-	dropbearkey -t ed25519 -f "$T/host_key" >/dev/null 2>&1 ||
-		{ fail "ssh-keygen or dropbearkey failed"; return 1; }
-	mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/host_key" \
-		-o "$T/rescue.img" 2>"$T/stderr" ||
-		{ fail "mkrescue --ssh-host-key failed:" "$(cat "$T/stderr")"; return 1; }
+	ssh_user_and_host_keys || return 1
+	mk_with_host_key "$T/rescue.img" || return 1
 	list_image "$T/rescue.img" >"$T/list"
 	expect_entry "$T/list" -rw------- etc/dropbear/dropbear_ed25519_host_key &&
 	ssh_host_key_of "$T/rescue.img" "$T/in-image" || return 1

@@ -177,6 +177,33 @@ ssh_vm() {
 	return 1
 }
 
+# ssh_image KVER OUT MKRESCUE-OPTION...: OUT, an image of mkrescue -k
+# KVER (and the OPTIONs) that lets in the test's key $T/key, made now,
+# with the persistent host key (mkrescue(8)) $T/ssh_host_ed25519_key,
+# the test's own, made now too; mkrescue's messages in $T/mkrescue.log.
+ssh_image() {
+	local kver=$1 out=$2
+	shift 2
+	ssh-keygen -q -t ed25519 -N '' -C rescue-test -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
+	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
+		"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" "$@" \
+		--ssh-authorized-keys "$T/key.pub" -o "$out" 2>"$T/mkrescue.log" ||
+		{ fail "mkrescue $* --ssh-authorized-keys failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+}
+
+# luks_ssh_vm MARKER: a LUKS2 root (make_luks_root of
+# tests/groups/luks.sh, which the caller sources) marked MARKER,
+# recorded, behind an image of mkrescue -k --storage with SSH, booted
+# with ip=dhcp (ssh_vm); back once its passphrase prompt waits.
+luks_ssh_vm() {
+	KVER=$(stock_kernel_version) || return 1
+	ssh_image "$KVER" "$T/initrd" --storage &&
+	make_luks_root 2 "$T/c.img" "$1" && record_sums "$T/c.img" &&
+	ssh_vm "$KVER" "root=UUID=$ROOT_UUID ip=dhcp" "$T/c.img" || return 1
+	wait_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\)" 60 ||
+		{ kill "$SSH_PID"; wait "$SSH_PID"; fail "no passphrase prompt"; show_log "$T/console.log" 30; return 1; }
+}
+
 # rescue_ssh KEY [ssh options] -- COMMAND: root@ the guest, the host key
 # remembered in $T/known_hosts.
 rescue_ssh() {
@@ -220,13 +247,8 @@ test_ssh_rescue_shell_then_the_root() {
 ssh_rescue_shell_then_the_root() {
 	local kver fp i
 	kver=$(stock_kernel_version) || return 1
-	ssh-keygen -q -t ed25519 -N '' -C rescue-test -f "$T/key" &&
 	ssh-keygen -q -t ed25519 -N '' -C wrong -f "$T/wrong" || { fail "ssh-keygen failed"; return 1; }
-	# The persistent host key (mkrescue(8)): the test's own, made now.
-	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
-		"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --no-storage \
-		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
-		{ fail "mkrescue --ssh-authorized-keys failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+	ssh_image "$kver" "$T/initrd" --no-storage || return 1
 	fp=$(sed -n 's/^mkrescue: SSH host key made: [^ ]*, ed25519 \(SHA256:[^ ]*\) .*/\1/p' "$T/mkrescue.log")
 	[ -n "$fp" ] || { fail "mkrescue did not print the host key's fingerprint:" "$(cat "$T/mkrescue.log")"; return 1; }
 	net_root "$T/root.img" &&
@@ -278,11 +300,7 @@ ssh_rescue_shell_then_the_root() {
 test_ssh_comes_back_after_a_failed_exec() {
 	local kver n i
 	kver=$(stock_kernel_version) || return 1
-	ssh-keygen -q -t ed25519 -N '' -C rescue-test -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
-	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
-		"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --no-storage \
-		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
-		{ fail "mkrescue --ssh-authorized-keys failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+	ssh_image "$kver" "$T/initrd" --no-storage || return 1
 	make_root_dir "$T/root" net
 	printf '#!/nonexistent/sh\n' >"$T/root/sbin/init"
 	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
@@ -314,11 +332,7 @@ test_ssh_image_with_the_storage_tools() {
 	local kver
 	. "$TOP/tests/lib/mkrescue-lib.sh"
 	kver=$(stock_kernel_version) || return 1
-	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
-	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
-		"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --storage --compress none \
-		--ssh-authorized-keys "$T/key.pub" -o "$T/img" 2>"$T/mkrescue.log" ||
-		{ fail "mkrescue --storage --ssh-authorized-keys failed:" "$(cat "$T/mkrescue.log")"; return 1; }
+	ssh_image "$kver" "$T/img" --storage --compress none || return 1
 	list_image "$T/img" >"$T/list"
 	expect_entry "$T/list" -rwxr-xr-x usr/sbin/dropbear &&
 	expect_entry "$T/list" -rwxr-xr-x usr/sbin/cryptsetup &&
@@ -332,16 +346,7 @@ test_ssh_image_with_the_storage_tools() {
 test_luks_passphrase_given_over_ssh() {
 	local i
 	. "$TOP/tests/groups/luks.sh"
-	KVER=$(stock_kernel_version) || return 1
-	ssh-keygen -q -t ed25519 -N '' -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
-	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
-		"$BUILD/mkrescue" -k "$KVER" --init "$RESCUE_INIT" --storage \
-		--ssh-authorized-keys "$T/key.pub" -o "$T/initrd" 2>"$T/mkrescue.log" ||
-		{ fail "mkrescue failed:" "$(cat "$T/mkrescue.log")"; return 1; }
-	make_luks_root 2 "$T/c.img" luks-ssh && record_sums "$T/c.img" &&
-	ssh_vm "$KVER" "root=UUID=$ROOT_UUID ip=dhcp" "$T/c.img" || return 1
-	wait_log "$T/console.log" "Passphrase for /dev/vda \(LUKS UUID $LUKS_UUID\)" 60 ||
-		{ kill "$SSH_PID"; wait "$SSH_PID"; fail "no passphrase prompt"; show_log "$T/console.log" 30; return 1; }
+	luks_ssh_vm luks-ssh || return 1
 	for i in 1 2 3 4 5; do
 		echo not-the-passphrase | rescue_ssh "$T/key" root@127.0.0.1 rescue-unlock --stdin \
 			>"$T/wrong.out" 2>&1

@@ -67,10 +67,7 @@ test_no_shell_gives_up_after_rd_retry_and_reboots() {
 # rd.break both ask for the shell; rd.shell=0 wins, the boot goes on.
 test_no_shell_crash_restart_and_rd_break_boot_without_shell() {
 	make_image "$T/initrd" || return 1
-	make_root_dir "$T/root" noshell
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=/dev/vda rd.shell=0 rd.break RESCUE_CRASHED=1" \
-		--disk "virtio-blk:$T/root.img" || return 1
+	root_boot noshell "root=/dev/vda rd.shell=0 rd.break RESCUE_CRASHED=1" || return 1
 	expect_log "$T/console.log" 'rescue: restarted after 1 crash of PID 1: booting again, without a shell \(rd.shell=0\)' \
 		"the restart without shell" &&
 	expect_log "$T/console.log" 'rescue: ignoring rd.break: rd.shell=0 means no shell' \
@@ -180,6 +177,19 @@ EOF
 	make_ext4 "$T/root" "$1" 16 "$ROOT_UUID" root
 }
 
+# The rescue shell's prompt, as tests/tools/vm-steps.exp wants it.
+RESCUE_PROMPT_STEP='want \(rescue\)[^\n]*#\s'
+
+# crash_steps SIGNAL COUNT: the steps of a crash of PID 1 typed at the
+# rescue shell's prompt: kill -SIGNAL 1, the restart after COUNT ("1
+# crash", "2 crashes"), the new shell's banner (the crashed PID 1's
+# shell prints one more prompt before the new PID 1 kills it, and a
+# command sent to that prompt is lost), its prompt.
+crash_steps() {
+	printf '%s\n' "send kill -$1 1" "want restarted after $2 of PID 1" \
+		"want Enter 'help' for a list of built-in commands" "$RESCUE_PROMPT_STEP"
+}
+
 # SIGABRT (abort(), a failed assert() in libblkid) is caught like the
 # other faults: the restart keeps the kernel's argv (single) and
 # environment (foo=bar) for the real init, without RESCUE_CRASHED; a
@@ -187,15 +197,12 @@ EOF
 test_abort_restarts_with_the_same_argv_and_environment() {
 	make_image "$T/initrd" || return 1
 	crash_root "$T/root.img" || return 1
-	cat >"$T/steps" <<'EOF2'
-want \(rescue\)[^\n]*#\s
-send kill -ABRT 1
-want restarted after 1 crash of PID 1
-want Enter 'help' for a list of built-in commands
-want \(rescue\)[^\n]*#\s
-send mkdir -p /mnt && mount -t tmpfs spare /mnt && exit
-end
-EOF2
+	{
+		echo "$RESCUE_PROMPT_STEP"
+		crash_steps ABRT '1 crash'
+		echo 'send mkdir -p /mnt && mount -t tmpfs spare /mnt && exit'
+		echo end
+	} >"$T/steps"
 	pid1_steps "root=/dev/vda rd.break=pre-mount single foo=bar" --disk "virtio-blk:$T/root.img" || return 1
 	expect_log "$T/console.log" 'rescue: PID 1 crashed \(signal 6\); restarting /init into the rescue shell' \
 		"the crash line" &&
@@ -217,19 +224,13 @@ EOF2
 test_exit_after_the_third_crash_starts_the_shell_again() {
 	local starts
 	make_image "$T/initrd" || return 1
-	cat >"$T/steps" <<'EOF2'
-want \(rescue\)[^\n]*#\s
-send kill -SEGV 1
-want restarted after 1 crash of PID 1
-want Enter 'help' for a list of built-in commands
-want \(rescue\)[^\n]*#\s
-send kill -SEGV 1
-want restarted after 2 crashes of PID 1
-want Enter 'help' for a list of built-in commands
-want \(rescue\)[^\n]*#\s
-send kill -SEGV 1
-want PID 1 crashed \(signal 11\);
-want Enter 'help' for a list of built-in commands
+	{
+		echo "$RESCUE_PROMPT_STEP"
+		crash_steps SEGV '1 crash'
+		crash_steps SEGV '2 crashes'
+		printf '%s\n' 'send kill -SEGV 1' 'want PID 1 crashed \(signal 11\);' \
+			"want Enter 'help' for a list of built-in commands"
+		cat <<'EOF2'
 want #\s
 send exit
 want rescue: the rescue shell exited
@@ -238,6 +239,7 @@ want \(rescue\)[^\n]*#\s
 send reboot
 end
 EOF2
+	} >"$T/steps"
 	VM_TIMEOUT=120 vm_steps "root=LABEL=nowhere" || return 1
 	starts=$(tr -d '\r' <"$T/console.log" | grep -c 'rescue: starting the rescue shell: PID 1 crashed too often')
 	[ "$starts" -eq 2 ] || { fail "expected the last resort's shell twice (before and after exit), got $starts"; return 1; }

@@ -26,24 +26,26 @@ test_root_by_dev_name_on_virtio() {
 		"a warning about the module indexes of a kernel without modules"
 }
 
-test_root_by_uuid_on_nvme_mounted_rw() {
+# behind_a_decoy MARKER APPEND DECOY-BUS ROOT-BUS [DECOY-LABEL ROOT-LABEL]:
+# an ext4 decoy (DECOY_UUID, DECOY-LABEL or decoy) on its bus, then the
+# ext4 root (ROOT_UUID, ROOT-LABEL or root) marked MARKER on its own,
+# booted with APPEND on the image.
+behind_a_decoy() {
 	make_image "$T/initrd" || return 1
-	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
-	make_root_dir "$T/root" by-uuid
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	# Upper case: UUIDs compare without case.
-	boot "$T/initrd" "root=UUID=${ROOT_UUID^^} rw" \
-		--disk "virtio-blk:$T/decoy.img" --disk "nvme:$T/root.img" || return 1
+	make_decoy "$T/decoy.img" "$DECOY_UUID" "${5:-decoy}"
+	make_root_dir "$T/root" "$1"
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" "${6:-root}" || return 1
+	boot "$T/initrd" "$2" --disk "$3:$T/decoy.img" --disk "$4:$T/root.img"
+}
+
+# Upper case: UUIDs compare without case.
+test_root_by_uuid_on_nvme_mounted_rw() {
+	behind_a_decoy by-uuid "root=UUID=${ROOT_UUID^^} rw" virtio-blk nvme || return 1
 	expect_root by-uuid /dev/nvme0n1 rw
 }
 
 test_root_by_label_on_ahci() {
-	make_image "$T/initrd" || return 1
-	make_decoy "$T/decoy.img" "$DECOY_UUID" rootish
-	make_root_dir "$T/root" by-label
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" realroot || return 1
-	boot "$T/initrd" "root=LABEL=realroot" \
-		--disk "ahci:$T/decoy.img" --disk "ahci:$T/root.img" || return 1
+	behind_a_decoy by-label "root=LABEL=realroot" ahci ahci rootish realroot || return 1
 	expect_root by-label /dev/sdb ro
 }
 
@@ -126,23 +128,14 @@ test_root_by_hex_devnum_on_virtio() {
 }
 
 test_root_by_disk_by_uuid_path_on_ahci() {
-	make_image "$T/initrd" || return 1
-	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
-	make_root_dir "$T/root" by-uuid-path
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=/dev/disk/by-uuid/$ROOT_UUID" \
-		--disk "virtio-blk:$T/decoy.img" --disk "ahci:$T/root.img" || return 1
+	behind_a_decoy by-uuid-path "root=/dev/disk/by-uuid/$ROOT_UUID" virtio-blk ahci || return 1
 	expect_root by-uuid-path /dev/sda ro
 }
 
 # udev writes a blank in a label as \x20 in /dev/disk/by-label/.
 test_root_by_disk_by_label_path_with_escape() {
-	make_image "$T/initrd" || return 1
-	make_decoy "$T/decoy.img" "$DECOY_UUID" "my"
-	make_root_dir "$T/root" by-label-path
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" "my root" || return 1
-	boot "$T/initrd" 'root=/dev/disk/by-label/my\x20root' \
-		--disk "nvme:$T/decoy.img" --disk "virtio-blk:$T/root.img" || return 1
+	behind_a_decoy by-label-path 'root=/dev/disk/by-label/my\x20root' nvme virtio-blk my "my root" ||
+		return 1
 	expect_root by-label-path /dev/vda ro
 }
 
@@ -190,10 +183,7 @@ test_rw_root_is_writable_and_ro_is_not() {
 # rootflags=: generic words become mount flags, the rest ext4's data.
 test_rootflags_reach_the_mount() {
 	make_image "$T/initrd" || return 1
-	make_root_dir "$T/root" flags
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=/dev/vda rootflags=noatime,errors=remount-ro rootfstype=ext4" \
-		--disk "virtio-blk:$T/root.img" || return 1
+	root_boot flags "root=/dev/vda rootflags=noatime,errors=remount-ro rootfstype=ext4" || return 1
 	local opts
 	opts=$(result_field "$T/console.log" root opts)
 	case ",$opts," in
@@ -206,9 +196,7 @@ test_rootflags_reach_the_mount() {
 test_rootdelay_waits_before_looking() {
 	local us
 	make_image "$T/initrd" || return 1
-	make_root_dir "$T/root" delay
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=/dev/vda rootdelay=1" --disk "virtio-blk:$T/root.img" || return 1
+	root_boot delay "root=/dev/vda rootdelay=1" || return 1
 	expect_log "$T/console.log" 'rescue: rootdelay: waiting 1 s' "the delay" &&
 	expect_field "$T/console.log" root marker delay || return 1
 	us=$(exec_us "$T/console.log")
@@ -255,10 +243,7 @@ test_init_absolute_symlink_resolves_in_root() {
 # what follows "--" alone ("rescue" there is the init's, not ours).
 test_unknown_params_reach_real_init() {
 	make_image "$T/initrd" || return 1
-	make_root_dir "$T/root" passthrough
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=/dev/vda foo=bar single rootwait=3 rescue.debug -- rescue x=y" \
-		--disk "virtio-blk:$T/root.img" || return 1
+	root_boot passthrough "root=/dev/vda foo=bar single rootwait=3 rescue.debug -- rescue x=y" || return 1
 	expect_field "$T/console.log" root argv single,rescue,x=y &&
 	expect_field "$T/console.log" root foo bar &&
 	expect_field "$T/console.log" root rootwait_env unset &&
@@ -296,9 +281,7 @@ test_root_from_etc_cmdline_d() {
 # back through the kernel's printk, with its timestamps.
 test_log_lines_reach_kernel_log() {
 	make_image "$T/initrd" || return 1
-	make_root_dir "$T/root" kmsg
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/root.img" || return 1
+	root_boot kmsg "root=UUID=$ROOT_UUID" || return 1
 	expect_log "$T/console.log" '^\[ *[0-9]+\.[0-9]+\] rescue: mounted /proc /sys /run in [0-9]+ us$' \
 		"the first step's line with a kernel timestamp" &&
 	expect_log "$T/console.log" "^\[ *[0-9]+\.[0-9]+\] rescue: found root UUID=$ROOT_UUID on /dev/vda \(ext4\) in [0-9]+ us, 1 devices probed$" \
@@ -313,9 +296,7 @@ test_log_lines_reach_kernel_log() {
 
 test_devtmpfs_mounted_when_kernel_did_not() {
 	make_image "$T/initrd" with-console || return 1
-	make_root_dir "$T/root" own-devtmpfs
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=UUID=$ROOT_UUID devtmpfs.mount=0" --disk "virtio-blk:$T/root.img" || return 1
+	root_boot own-devtmpfs "root=UUID=$ROOT_UUID devtmpfs.mount=0" || return 1
 	expect_no_log "$T/console.log" 'devtmpfs: mounted on initramfs' "the kernel's mount" &&
 	expect_log "$T/console.log" 'rescue: mounted /proc /sys /run and devtmpfs on /dev in [0-9]+ us' \
 		"rescue-init's devtmpfs mount" &&
@@ -329,9 +310,7 @@ test_devtmpfs_mounted_when_kernel_did_not() {
 test_console_opened_when_kernel_had_none() {
 	printf 'dir /dev 0755 0 0\nslink /dev/console /nowhere 0777 0 0\n' >"$T/extra.list"
 	EXTRA_LIST=$T/extra.list make_image "$T/initrd" || return 1
-	make_root_dir "$T/root" no-console
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	boot "$T/initrd" "root=/dev/vda devtmpfs.mount=0" --disk "virtio-blk:$T/root.img" || return 1
+	root_boot no-console "root=/dev/vda devtmpfs.mount=0" || return 1
 	expect_log "$T/console.log" 'unable to open an initial console' "the kernel's warning" &&
 	expect_log "$T/console.log" 'rescue: opened /dev/console for stdin, stdout and stderr' \
 		"rescue-init's console" &&

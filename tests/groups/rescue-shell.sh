@@ -202,24 +202,27 @@ test_failed_exec_returns_to_the_initramfs() {
 	expect_no_log "$T/console.log" 'Kernel panic|Attempted to kill init' "panic"
 }
 
-test_unmountable_root_reports_mount_error() {
+# shell_after APPEND DISK REGEX WHAT: the image booted with APPEND, the
+# disk image DISK on virtio, up to the rescue shell (nothing typed); the
+# line REGEX (WHAT) said before it.
+shell_after() {
 	make_image "$T/initrd" || return 1
-	make_decoy "$T/root.img" "$ROOT_UUID" root
 	: >"$T/commands"
 	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
-		--append "root=/dev/vda rootfstype=vfat" --disk "virtio-blk:$T/root.img" || return 1
-	expect_log "$T/console.log" 'rescue: unable to mount /dev/vda on /newroot as vfat: Invalid argument$' \
-		"the mount error"
+		--append "$1" --disk "virtio-blk:$2" || return 1
+	expect_log "$T/console.log" "$3" "$4"
+}
+
+test_unmountable_root_reports_mount_error() {
+	make_decoy "$T/root.img" "$ROOT_UUID" root
+	shell_after "root=/dev/vda rootfstype=vfat" "$T/root.img" \
+		'rescue: unable to mount /dev/vda on /newroot as vfat: Invalid argument$' "the mount error"
 }
 
 # Malformed root= values: a message naming the parameter, never a crash.
 malformed_root() { # root= value, expected message regex
-	make_image "$T/initrd" || return 1
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
-	: >"$T/commands"
-	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
-		--append "root=$1" --disk "virtio-blk:$T/decoy.img" || return 1
-	expect_log "$T/console.log" "rescue: $2" "the message"
+	shell_after "root=$1" "$T/decoy.img" "rescue: $2" "the message"
 }
 
 test_malformed_uuid_is_reported() {
@@ -233,12 +236,9 @@ test_partnroff_out_of_range_is_reported() {
 
 # PARTNROFF past the last partition: the message names both ends.
 test_partnroff_past_last_partition_is_reported() {
-	make_image "$T/initrd" || return 1
 	make_gpt "$T/disk.img" 16 "a:$BASE_PARTUUID:4" "b:$ROOT_PARTUUID:rest" || return 1
-	: >"$T/commands"
-	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
-		--append "root=PARTUUID=$BASE_PARTUUID/PARTNROFF=2" --disk "virtio-blk:$T/disk.img" || return 1
-	expect_log "$T/console.log" "rescue: unable to find root PARTUUID=$BASE_PARTUUID/PARTNROFF=2: /dev/vda1 has this PARTUUID, but /dev/vda has no partition 3\$" \
+	shell_after "root=PARTUUID=$BASE_PARTUUID/PARTNROFF=2" "$T/disk.img" \
+		"rescue: unable to find root PARTUUID=$BASE_PARTUUID/PARTNROFF=2: /dev/vda1 has this PARTUUID, but /dev/vda has no partition 3\$" \
 		"the PARTNROFF message"
 }
 
@@ -254,12 +254,9 @@ test_long_unterminated_root_is_reported() {
 }
 
 test_rootwait_gives_up_with_progress() {
-	make_image "$T/initrd" || return 1
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy
-	: >"$T/commands"
-	vm_shell "$T/console.log" "$VM_TIMEOUT" "$T/commands" --initrd "$T/initrd" \
-		--append "root=LABEL=never rootwait=6" --disk "virtio-blk:$T/decoy.img" || return 1
-	expect_log "$T/console.log" 'rescue: waiting for root LABEL=never: 5 of 6 s$' "the progress line" &&
+	shell_after "root=LABEL=never rootwait=6" "$T/decoy.img" \
+		'rescue: waiting for root LABEL=never: 5 of 6 s$' "the progress line" &&
 	expect_log "$T/console.log" 'rescue: unable to find root LABEL=never: no block device has this LABEL \(1 devices probed, waited 6 s\)$' \
 		"the failure after the wait"
 }

@@ -19,6 +19,8 @@ MD_UUID=5a1f3c2e-0b4d-4e5f-8a9b-0c1d2e3f4a5b
 MD_NAME=rescue:root
 BTRFS_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b6c
 STACKED_VM_TIMEOUT=${STACKED_VM_TIMEOUT:-240}
+# shellcheck disable=SC2034 # stack_boot and stack_steps read it (tests/lib/stacked-lib.sh)
+STACK_VM_TIMEOUT=$STACKED_VM_TIMEOUT
 # The LUKS2 -> LVM payloads (make_luks_lvm_payloads): the Debian layout
 # alone, and the one inside the md RAID1.
 DEB_LUKS_UUID=6b2e4d3f-1c5e-4f60-9bac-1d2e3f4a5b01
@@ -164,18 +166,9 @@ make_md_raid5() {
 # stacked_image OUT: mkrescue -k for the stock kernel, with raid1, raid456 and
 # btrfs (or --storage for the patched kernel), and this build's rescue-init.
 stacked_image() {
+	# shellcheck disable=SC2034 # stack_image and stack_kernel read it
 	KVER=$(stock_kernel_version) || return 1
 	stack_image "$1" --add-module raid1 --add-module raid456 --add-module btrfs
-}
-
-# stock_boot APPEND run-vm-args: the stock kernel (or the patched one in
-# for_each_stack_kernel) and $T/initrd.
-stock_boot() {
-	local append=$1
-	shift
-	VM_TIMEOUT=$STACKED_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem 512M \
-		--append "$append" "$@"
 }
 
 # The root booted from DEV: marker, ext4, read-only, the exec line.
@@ -193,20 +186,26 @@ md_raid1_boot() {
 	make_root_dir "$T/root" "md-$1"
 	make_md_raid1 "$1" "$T/root" "$T/m0.img" "$T/m1.img" || return 1
 	record_sums "$T/m0.img" "$T/m1.img"
-	stock_boot "$2" --disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img"
+	stack_boot "$2" --disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img"
 }
 
 # ---- md ---------------------------------------------------------------
 
 # Metadata 1.2, by the filesystem's UUID: both members, no degradation,
 # and not a byte written to either (the array runs read-auto).
+# Through dracut too (test_dracut_md_raid1_root_by_uuid): rescue-init
+# assembles, neither udev nor mdadm runs.
 test_md_raid1_12_root_by_uuid() {
+	md_raid1_12_root_by_uuid
+}
+md_raid1_12_root_by_uuid() {
 	md_raid1_boot 1.2 "root=UUID=$ROOT_UUID" || return 1
 	expect_log "$T/console.log" \
 		"rescue: md: started md127 \(raid1, metadata 1.2, name $MD_NAME, UUID $MD_UUID\) from (vda nvme0n1|nvme0n1 vda), read-auto" \
 		"the array started from both members" &&
 	expect_stacked_root md-1.2 /dev/md127 &&
 	expect_no_log "$T/console.log" 'degraded' "a degraded start" &&
+	expect_no_log "$T/console.log" 'udevd|mdadm:' "udev or mdadm running" &&
 	expect_disks_unchanged
 }
 
@@ -242,7 +241,7 @@ test_md_raid1_090_root_by_uuid() {
 
 # One member missing: when the root wait ends, the array starts degraded
 # with a warning naming the array and the missing slot; on the patched
-# and the stock kernel.
+# and the stock kernel, and through dracut (no mdadm runs).
 test_md_raid1_degraded_starts_with_a_warning() {
 	for_each_stack_kernel_and_newest md_raid1_degraded_starts_with_a_warning
 }
@@ -251,11 +250,12 @@ md_raid1_degraded_starts_with_a_warning() {
 	make_root_dir "$T/root" md-degraded
 	make_md_raid1 1.2 "$T/root" "$T/m0.img" "$T/m1.img" || return 1
 	record_sums "$T/m1.img"
-	stock_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "nvme:$T/m1.img" || return 1
+	stack_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "nvme:$T/m1.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: md: md127 \(raid1, UUID $MD_UUID, name $MD_NAME\) starts degraded: 1 of 2 members, missing slot 0" \
 		"the warning naming the array and the missing slot" &&
 	expect_stacked_root md-degraded /dev/md127 &&
+	expect_no_log "$T/console.log" 'udevd|mdadm:' "udev or mdadm running" &&
 	expect_disks_unchanged
 }
 
@@ -268,7 +268,7 @@ test_md_raid1_stale_member_is_left_out() {
 	make_md_raid1 1.2 "$T/root" "$T/m0.img" "$T/m1.img" || return 1
 	write_md_superblock "$T/m1.img" 1.2 1 2 "$MD_UUID" "$MD_NAME" 0 1 8 || return 1
 	record_sums "$T/m0.img" "$T/m1.img"
-	stock_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "virtio-blk:$T/m0.img" \
+	stack_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "virtio-blk:$T/m0.img" \
 		--disk "nvme:$T/m1.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: md: md127 \(raid1, UUID $MD_UUID, name $MD_NAME\) starts degraded: 1 of 2 members, missing slot 1" \
@@ -287,7 +287,7 @@ test_md_raid5_root_by_uuid() {
 	make_root_dir "$T/root" md-raid5
 	make_md_raid5 "$T/root" "$T/m0.img" "$T/m1.img" "$T/m2.img" || return 1
 	record_sums "$T/m0.img" "$T/m1.img" "$T/m2.img"
-	stock_boot "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/m0.img" \
+	stack_boot "root=UUID=$ROOT_UUID" --disk "virtio-blk:$T/m0.img" \
 		--disk "nvme:$T/m1.img" --disk "virtio-blk:$T/m2.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: md: started md127 \(raid5, metadata 1.2, name $MD_NAME, UUID $MD_UUID\) from [a-z0-9]+ [a-z0-9]+ [a-z0-9]+, read-auto" \
@@ -301,7 +301,7 @@ test_md_raid5_degraded_starts_with_a_warning() {
 	make_root_dir "$T/root" md-raid5-degraded
 	make_md_raid5 "$T/root" "$T/m0.img" "$T/m1.img" "$T/m2.img" || return 1
 	record_sums "$T/m0.img" "$T/m2.img"
-	stock_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "virtio-blk:$T/m0.img" \
+	stack_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "virtio-blk:$T/m0.img" \
 		--disk "virtio-blk:$T/m2.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: md: md127 \(raid5, UUID $MD_UUID, name $MD_NAME\) starts degraded: 2 of 3 members, missing slot 1" \
@@ -317,7 +317,7 @@ test_md_raid5_too_few_members_is_reported() {
 	make_root_dir "$T/root" md-raid5-short
 	make_md_raid5 "$T/root" "$T/m0.img" "$T/m1.img" "$T/m2.img" || return 1
 	record_sums "$T/m1.img"
-	stock_boot "root=UUID=$ROOT_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
+	stack_boot "root=UUID=$ROOT_UUID rootwait=2 rd.shell=0 rd.retry=1 panic=1" \
 		--disk "nvme:$T/m1.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: md: md127 \(raid5, UUID $MD_UUID\) cannot start: 1 of 3 members, it needs 2; missing slot 0, 2" \
@@ -369,7 +369,7 @@ btrfs_boot() {
 	stacked_image "$T/initrd" || return 1
 	make_btrfs_pair || return 1
 	record_sums "$T/b1.img" "$T/b2.img"
-	stock_boot "$1" --disk "virtio-blk:$T/b1.img" --disk "nvme:$T/b2.img"
+	stack_boot "$1" --disk "virtio-blk:$T/b1.img" --disk "nvme:$T/b2.img"
 }
 
 expect_btrfs_root() { # marker
@@ -392,7 +392,7 @@ test_btrfs_two_devices_root_by_uuid() {
 }
 
 # rootflags=subvol= reaches the mount: the subvolume's init runs; on the
-# patched and the stock kernel.
+# patched and the stock kernel, and through dracut (no udev runs).
 test_btrfs_two_devices_root_in_a_subvolume() {
 	for_each_stack_kernel_and_newest btrfs_two_devices_root_in_a_subvolume
 }
@@ -401,6 +401,7 @@ btrfs_two_devices_root_in_a_subvolume() {
 	expect_btrfs_root btrfs-subvol &&
 	expect_log "$T/console.log" 'TEST RESULT: root .*opts=[^ ]*subvol=/root' \
 		"subvol=/root in the mount options" &&
+	expect_no_log "$T/console.log" 'udevd' "udev running" &&
 	expect_disks_unchanged
 }
 
@@ -410,7 +411,7 @@ btrfs_one_boot() {
 	stacked_image "$T/initrd" || return 1
 	make_btrfs_pair || return 1
 	record_sums "$T/b1.img"
-	stock_boot "$1" --disk "virtio-blk:$T/b1.img"
+	stack_boot "$1" --disk "virtio-blk:$T/b1.img"
 }
 
 # One device of the two absent, no rootflags=degraded: the device is
@@ -487,25 +488,6 @@ make_md_luks_lvm() {
 	done
 }
 
-# The passphrase typed at the prompt naming DEV and the container.
-stacked_passphrase_steps() { # dev luks-uuid
-	cat >"$T/steps" <<-EOF
-	want Passphrase for $1 \\(LUKS UUID $2\\):
-	send $STACK_PASS
-	end
-	EOF
-}
-
-# stacked_steps KERNEL INITRD MEM APPEND run-vm-args: a boot that
-# follows $T/steps.
-stacked_steps() {
-	local kernel=$1 initrd=$2 mem=$3 append=$4
-	shift 4
-	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "$STACKED_VM_TIMEOUT" "$T/steps" \
-		--kernel "$kernel" --initrd "$initrd" --mem "$mem" --append "$append" "$@" ||
-		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
-}
-
 # What md RAID1 -> LUKS2 -> LVM shows: the array from both members, the
 # container on it opened, the PV inside, its VG, the root on the LV.
 expect_md_luks_lvm_root() {
@@ -528,7 +510,8 @@ expect_md_luks_lvm_root() {
 
 # md RAID1 -> LUKS2 -> LVM -> ext4, the layers each rescue-init's, on
 # the patched kernel (md, dm, dm-crypt built in) and the stock kernel
-# (mkrescue -k); the members on virtio and NVMe, the passphrase typed.
+# (mkrescue -k), and through dracut (its mdraid, crypt and lvm hooks
+# never run); the members on virtio and NVMe, the passphrase typed.
 test_md_raid1_luks2_lvm_root() {
 	for_each_stack_kernel_and_newest md_raid1_luks2_lvm_root
 }
@@ -536,10 +519,12 @@ md_raid1_luks2_lvm_root() {
 	stacked_image "$T/initrd" &&
 	make_md_luks_lvm "$T/m0.img" "$T/m1.img" || return 1
 	record_sums "$T/m0.img" "$T/m1.img"
-	stacked_passphrase_steps /dev/md127 "$MDL_LUKS_UUID"
-	stacked_steps "$(stack_kernel)" "$T/initrd" 512M "root=/dev/mdvg/root" \
+	passphrase_steps /dev/md127 "$MDL_LUKS_UUID" "$STACK_PASS"
+	stack_steps "root=/dev/mdvg/root" \
 		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
 	expect_md_luks_lvm_root &&
+	expect_no_log "$T/console.log" 'udevd|udevadm|systemd\[1\]|mdadm:|systemd-cryptsetup' \
+		"udev, systemd or mdadm running" &&
 	expect_disks_unchanged
 }
 
@@ -547,74 +532,30 @@ md_raid1_luks2_lvm_root() {
 
 # The tests below boot the dracut image of tests/lib/dracut-lib.sh (dracut
 # --no-hostonly --add "devtmpfs-rescue crypt lvm mdraid btrfs", this
-# tree's module: their hooks never run, rescue-init assembles), linked
-# by link_dracut_rescue_image for the stock kernel of the run.  The
-# tests of the layers boot every stock kernel (6.12's modules are
-# .ko.xz); the rd.*=0 test, rescue-init's own choice, the oldest only.
+# tree's module: their hooks never run, rescue-init assembles), as_dracut
+# (tests/lib/stacked-lib.sh) for the stock kernel of the run, most of
+# them the tests above.  The tests of the layers boot every stock kernel
+# (6.12's modules are .ko.xz); the rd.*=0 test, rescue-init's own
+# choice, the oldest only.
 
-# dracut's image is larger than mkrescue's: 1 GiB to unpack it.
-dracut_stacked_boot() { # append run-vm-args
-	local append=$1
-	shift
-	VM_TIMEOUT=$STACKED_VM_TIMEOUT boot_vm "$T/console.log" \
-		--kernel "/boot/vmlinuz-$KVER" --initrd "$T/initrd" --mem 1G \
-		--append "$append" "$@"
+test_dracut_md_raid1_root_by_uuid() { as_dracut md_raid1_12_root_by_uuid; }
+test_dracut_md_raid1_degraded_starts_with_a_warning() {
+	for_each_stock_kernel as_dracut md_raid1_degraded_starts_with_a_warning
 }
-
-test_dracut_md_raid1_root_by_uuid() {
-	link_dracut_rescue_image "$T/initrd" || return 1
-	make_root_dir "$T/root" md-1.2
-	make_md_raid1 1.2 "$T/root" "$T/m0.img" "$T/m1.img" || return 1
-	record_sums "$T/m0.img" "$T/m1.img"
-	dracut_stacked_boot "root=UUID=$ROOT_UUID" \
-		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
-	expect_log "$T/console.log" \
-		"rescue: md: started md127 \(raid1, metadata 1.2, name $MD_NAME, UUID $MD_UUID\) from (vda nvme0n1|nvme0n1 vda), read-auto" \
-		"the array started from both members by rescue-init" &&
-	expect_stacked_root md-1.2 /dev/md127 &&
-	expect_no_log "$T/console.log" 'udevd|mdadm:' "udev or mdadm running" &&
-	expect_disks_unchanged
+test_dracut_btrfs_two_devices_root_in_a_subvolume() {
+	for_each_stock_kernel as_dracut btrfs_two_devices_root_in_a_subvolume
 }
-
-# One member missing, through dracut: rescue-init starts the array
-# degraded with the warning when the root wait ends; no mdadm runs.
-dracut_md_raid1_degraded_starts_with_a_warning() {
-	link_dracut_rescue_image "$T/initrd" || return 1
-	make_root_dir "$T/root" md-degraded
-	make_md_raid1 1.2 "$T/root" "$T/m0.img" "$T/m1.img" || return 1
-	record_sums "$T/m1.img"
-	dracut_stacked_boot "root=UUID=$ROOT_UUID rootwait=3" --disk "nvme:$T/m1.img" || return 1
-	expect_log "$T/console.log" \
-		"rescue: md: md127 \(raid1, UUID $MD_UUID, name $MD_NAME\) starts degraded: 1 of 2 members, missing slot 0" \
-		"the warning naming the array and the missing slot" &&
-	expect_stacked_root md-degraded /dev/md127 &&
-	expect_no_log "$T/console.log" 'udevd|mdadm:' "udev or mdadm running" &&
-	expect_disks_unchanged
-}
-test_dracut_md_raid1_degraded_starts_with_a_warning() { for_each_stock_kernel dracut_md_raid1_degraded_starts_with_a_warning; }
-
-dracut_btrfs_two_devices_root_in_a_subvolume() {
-	link_dracut_rescue_image "$T/initrd" || return 1
-	make_btrfs_pair || return 1
-	record_sums "$T/b1.img" "$T/b2.img"
-	dracut_stacked_boot "root=UUID=$BTRFS_UUID rootflags=subvol=root" \
-		--disk "virtio-blk:$T/b1.img" --disk "nvme:$T/b2.img" || return 1
-	expect_btrfs_root btrfs-subvol &&
-	expect_no_log "$T/console.log" 'udevd' "udev running" &&
-	expect_disks_unchanged
-}
-test_dracut_btrfs_two_devices_root_in_a_subvolume() { for_each_stock_kernel dracut_btrfs_two_devices_root_in_a_subvolume; }
+test_dracut_md_raid1_luks2_lvm_root() { for_each_stock_kernel as_dracut md_raid1_luks2_lvm_root; }
 
 # The Debian layout through dracut: LUKS2 -> LVM -> ext4, root= the
 # /dev/mapper name Debian's installer writes, the passphrase typed at
 # rescue-init's prompt (dracut's crypt and lvm hooks never run).
 dracut_luks2_lvm_root_passphrase_typed() {
-	link_dracut_rescue_image "$T/initrd" &&
+	stacked_image "$T/initrd" &&
 	make_luks_lvm_payloads || return 1
 	record_sums "$T/deb.img"
-	stacked_passphrase_steps /dev/vda "$DEB_LUKS_UUID"
-	stacked_steps "/boot/vmlinuz-$KVER" "$T/initrd" 1G "root=/dev/mapper/debvg-root" \
-		--disk "virtio-blk:$T/deb.img" || return 1
+	passphrase_steps /dev/vda "$DEB_LUKS_UUID" "$STACK_PASS"
+	stack_steps "root=/dev/mapper/debvg-root" --disk "virtio-blk:$T/deb.img" || return 1
 	expect_log "$T/console.log" \
 		"rescue: luks: opened /dev/vda \(LUKS2, UUID $DEB_LUKS_UUID\) as dm-0 \(/dev/mapper/luks-$DEB_LUKS_UUID\)$" \
 		"the container opened" &&
@@ -631,23 +572,9 @@ dracut_luks2_lvm_root_passphrase_typed() {
 	expect_stacked_root luks-lvm /dev/dm-1 &&
 	expect_disks_unchanged
 }
-test_dracut_luks2_lvm_root_passphrase_typed() { for_each_stock_kernel dracut_luks2_lvm_root_passphrase_typed; }
-
-# md RAID1 -> LUKS2 -> LVM through dracut: mdraid, crypt and lvm in the
-# image, their hooks never run; rescue-init assembles all three.
-dracut_md_raid1_luks2_lvm_root() {
-	link_dracut_rescue_image "$T/initrd" &&
-	make_md_luks_lvm "$T/m0.img" "$T/m1.img" || return 1
-	record_sums "$T/m0.img" "$T/m1.img"
-	stacked_passphrase_steps /dev/md127 "$MDL_LUKS_UUID"
-	stacked_steps "/boot/vmlinuz-$KVER" "$T/initrd" 1G "root=/dev/mdvg/root" \
-		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
-	expect_md_luks_lvm_root &&
-	expect_no_log "$T/console.log" 'udevd|udevadm|systemd\[1\]|mdadm:|systemd-cryptsetup' \
-		"udev, systemd or mdadm running" &&
-	expect_disks_unchanged
+test_dracut_luks2_lvm_root_passphrase_typed() {
+	for_each_stock_kernel as_dracut dracut_luks2_lvm_root_passphrase_typed
 }
-test_dracut_md_raid1_luks2_lvm_root() { for_each_stock_kernel dracut_md_raid1_luks2_lvm_root; }
 
 # rd.md=0, rd.luks=0 and rd.lvm=0 through dracut (its modules' own
 # parameters, honoured by rescue-init): each layer off leaves its
@@ -655,17 +582,20 @@ test_dracut_md_raid1_luks2_lvm_root() { for_each_stock_kernel dracut_md_raid1_lu
 # RAID1 -> LUKS2 -> LVM: the array starts, the container opens (the
 # passphrase typed), the PV inside is left alone.
 test_dracut_rd_md_luks_lvm_0_leave_the_members_alone() {
+	as_dracut dracut_rd_md_luks_lvm_0_leave_the_members_alone
+}
+dracut_rd_md_luks_lvm_0_leave_the_members_alone() {
 	local fail_args="rootwait=2 rd.shell=0 rd.retry=1 panic=1"
-	link_dracut_rescue_image "$T/initrd" &&
+	stacked_image "$T/initrd" &&
 	make_md_luks_lvm "$T/m0.img" "$T/m1.img" || return 1
 	record_sums "$T/m0.img" "$T/m1.img" "$T/deb.img"
-	dracut_stacked_boot "root=/dev/mdvg/root rd.md=0 $fail_args" \
+	stack_boot "root=/dev/mdvg/root rd.md=0 $fail_args" \
 		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
 	expect_log "$T/console.log" "rescue: storage: /dev/vda left alone: rd.md=0 turns md off" \
 		"rd.md=0: the member left alone" &&
 	expect_no_log "$T/console.log" 'TEST RESULT: root|rescue: md: started' "rd.md=0: an array or a boot" || return 1
 	mv "$T/console.log" "$T/console-md.log"
-	dracut_stacked_boot "root=/dev/mapper/debvg-root rd.luks=0 $fail_args" \
+	stack_boot "root=/dev/mapper/debvg-root rd.luks=0 $fail_args" \
 		--disk "virtio-blk:$T/deb.img" || return 1
 	expect_log "$T/console.log" "rescue: storage: /dev/vda left alone: rd.luks=0 turns luks off" \
 		"rd.luks=0: the container left alone" &&
@@ -677,7 +607,7 @@ test_dracut_rd_md_luks_lvm_0_leave_the_members_alone() {
 	want rescue: storage: /dev/dm-0 left alone: rd.lvm=0 turns lvm off
 	end
 	EOF
-	stacked_steps "/boot/vmlinuz-$KVER" "$T/initrd" 1G "root=/dev/mdvg/root rd.lvm=0 $fail_args" \
+	stack_steps "root=/dev/mdvg/root rd.lvm=0 $fail_args" \
 		--disk "virtio-blk:$T/m0.img" --disk "nvme:$T/m1.img" || return 1
 	expect_log "$T/console.log" "rescue: luks: opened /dev/md127 " "rd.lvm=0: the container opened" &&
 	expect_no_log "$T/console.log" 'TEST RESULT: root|rescue: lvm: volume group' \

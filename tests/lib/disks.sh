@@ -24,7 +24,7 @@ disk() {
 		env+=("$var=${!var}")
 	done
 	key=$({ cat "$script" "$TOP/tests/lib/disk-script.sh" "$TOP/tests/lib/disks.sh" "$TOP/tests/lib/helper-vm.sh" \
-			"$TOP/tests/lib/lib.sh" "$TOP/tests/lib/rescue-lib.sh"
+			"$TOP/tests/lib/common.sh" "$TOP/tests/lib/lib.sh" "$TOP/tests/lib/rescue-lib.sh"
 		printf '%s\n' "${env[@]}"; sha256sum <"$BUSYBOX"; echo "$KVER"
 		lvm version 2>/dev/null | head -2; } | sha256sum | cut -c1-16)
 	cache=$BUILD/tests/disks/$name-$key
@@ -61,6 +61,43 @@ disk_helper() {
 	[ -e "$T/helper.img" ] || helper_image "$T/helper.img" --add-module dm_crypt || return 1
 	helper_vm "$T/helper.log" "${DISK_VM_TIMEOUT:-240}" "$T/helper.img" "$cmds" \
 		"rd.lvm=0 rd.luks=0" "$@"
+}
+
+# disk_lvm VG MODULES SRC PV:IMG:MB... -- LINE...: the helper VM with
+# the blank disk images OUT/IMG (MB MiB each) and SRC (an ext4 to copy),
+# told apart by their sizes as the kernel may name them in any order:
+# each IMG becomes the PV whose UUID is in the variable PV ($A, $B and
+# $C for the guest, in that order) and VG is made over them; then the
+# LINEs run (the LVs, the copy from $S, each echoing a word for
+# disk_expect_lines), with MODULES loaded; then VG is deactivated and
+# listed.  The LINEs are the guest's shell, not this one's.
+disk_lvm() {
+	local vg=$1 modules=$2 src=$3 var img mb m i=0 names=(A B C) vd=(vda vdb vdc vdd)
+	local cases='' pvs='' devs='' imgs=()
+	shift 3
+	while [ "$1" != -- ]; do
+		IFS=: read -r var img mb <<<"$1"
+		blank_disk "$OUT/$img" "$mb" || return 1
+		imgs+=("$OUT/$img")
+		cases+="$((mb * 2048))) ${names[i]}=/dev/\$d;; "
+		pvs+="lvm pvcreate -q --norestorefile -u ${!var} \$${names[i]} && "
+		devs+=" \$${names[i]}"
+		i=$((i + 1))
+		shift
+	done
+	shift
+	{
+		printf 'modprobe dm_mod;'
+		for m in $modules; do printf ' modprobe %s;' "$m"; done
+		echo ' export LVM_SUPPRESS_FD_WARNINGS=1'
+		echo "for d in ${vd[*]:0:i+1}; do case \$(cat /sys/block/\$d/size) in $cases$(($(stat -c %s "$src") / 512))) S=/dev/\$d;; esac; done; echo \"pvs$devs src \$S\""
+		echo "${pvs}lvm vgcreate -q $vg$devs"
+		printf '%s\n' "$@"
+		echo "lvm vgchange -q -an $vg && sync"
+		echo "lvm lvs -a -o lv_name,segtype,origin,pool_lv,devices $vg"
+		echo "[ -e /dev/mapper/$vg-root ] || echo layout-done-\$((6 * 7))"
+	} >"$T/helper.cmds"
+	disk_helper "$T/helper.cmds" "${imgs[@]}" "$src"
 }
 
 # disk_expect_lines LINE...: the helper VM printed each LINE at the start

@@ -10,14 +10,10 @@
 
 # shellcheck disable=SC2034,SC2030,SC2031 # its variables are for the files that source it; T is set per test, in the subshells on purpose
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-BUILD=${BUILD:-$TOP/build}
-# Tests cd into their own directories: make BUILD (make passes a relative
-# one) absolute while the working directory is still the caller's.
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-BZIMAGE=${BZIMAGE:-$BUILD/bzImage}
-KOBJ=${KOBJ:-$BUILD/kernel/obj}
-BUSYBOX=${BUSYBOX:-/bin/busybox}
-RUN_VM=$TOP/qemu/run-vm
+# The paths (BUILD, BZIMAGE, KOBJ, BUSYBOX, RUN_VM), busybox's initramfs
+# lists, QEMU's monitor, result_field and printk_time: shared with the
+# benchmarks (bench/lib.sh).
+. "$TOP/tests/lib/common.sh"
 VM_TIMEOUT=${VM_TIMEOUT:-60}
 
 # A busybox shell prompt on the serial console, as vm-shell.exp's Tcl
@@ -61,14 +57,6 @@ skip() {
 	return 0
 }
 
-# The value of key K in the guest's "TEST RESULT: CASE k=v ..." line.
-# A kernel line printed while the guest wrote its result can land on the
-# same console line ("mounted=yes[    1.32] clocksource: ..."): from the
-# first printk stamp after "TEST RESULT:" on, the line is the kernel's.
-result_field() { # log case key
-	tr -d '\r' <"$1" | sed -n "/TEST RESULT: $2 /{s/\(TEST RESULT: [^[]*\)\[ *[0-9][0-9]*\.[0-9][0-9]*\].*$/\\1/; s/^.*TEST RESULT: $2 .*\\b$3=\\([^ ]*\\).*$/\\1/p}" | tail -n1
-}
-
 # Print the last lines of a guest log, indented, after a failure.
 show_log() { # log [lines]
 	printf '    --- last %s lines of %s ---\n' "${2:-25}" "$1" >&2
@@ -83,6 +71,16 @@ expect_field() { # log case key expected
 		show_log "$1"
 		return 1
 	fi
+}
+
+# expect_fields CASE KEY=VALUE...: the guest's "TEST RESULT: CASE" line
+# in $T/console.log has each KEY=VALUE (expect_field, one by one).
+expect_fields() {
+	local case=$1 kv
+	shift
+	for kv in "$@"; do
+		expect_field "$T/console.log" "$case" "${kv%%=*}" "${kv#*=}" || return 1
+	done
 }
 
 expect_log() { # log regex description
@@ -101,12 +99,6 @@ expect_no_log() { # log regex description
 	fi
 }
 
-# printk time (s) of the first console line matching REGEX, or empty.
-printk_time() { # log regex
-	tr -d '\r' <"$1" | grep -E -m1 -- "$2" |
-		sed -n 's/^[^[]*\[ *\([0-9]*\.[0-9]*\)\].*/\1/p'
-}
-
 # boot_vm LOG [run-vm options]: boot, and fail unless the guest finished.
 boot_vm() {
 	local log=$1 status
@@ -118,26 +110,6 @@ boot_vm() {
 		show_log "$log"
 		return 1
 	fi
-}
-
-# A gen_init_cpio(1) list with busybox and a link for each of its
-# applets in /bin, for the kernel's usr/gen_init_cpio, which writes
-# device nodes without root privileges.
-busybox_cpio_list() {
-	local applet
-	echo "dir /bin 0755 0 0"
-	echo "file /bin/busybox $BUSYBOX 0755 0 0"
-	for applet in $("$BUSYBOX" --list); do
-		[ "$applet" = busybox ] || echo "slink /bin/$applet busybox 0777 0 0"
-	done
-	echo "dir /sbin 0755 0 0"
-	echo "dir /proc 0755 0 0"
-	echo "dir /sys 0755 0 0"
-}
-
-# cpio_from_list LIST OUT: write a newc archive from a gen_init_cpio list.
-cpio_from_list() {
-	"$KOBJ/usr/gen_init_cpio" "$1" >"$2.tmp" && mv "$2.tmp" "$2"
 }
 
 # virtio_blk_major: the virtio-blk major of $BZIMAGE.  It is dynamic:
@@ -156,10 +128,8 @@ virtio_blk_major() {
 		echo "TEST RESULT: majors virtblk=$(awk '$2 == "virtblk" { print $1 }' /proc/devices)"
 		reboot -f
 		EOF
-		{ busybox_cpio_list; echo "dir /dev 0755 0 0"
-		  echo "nod /dev/console 0600 0 0 c 5 1"; echo "file /init $T/init 0755 0 0"
-		} >"$T/list"
-		cpio_from_list "$T/list" "$T/probe.cpio" &&
+		busybox_initramfs "$T/probe.cpio" "dir /dev 0755 0 0" \
+			"nod /dev/console 0600 0 0 c 5 1" "file /init $T/init 0755 0 0" &&
 			"$RUN_VM" --kernel "$BZIMAGE" --initrd "$T/probe.cpio" --log "$T/console.log" \
 				--timeout 60 </dev/null 2>"$T/run-vm.log" || return 1
 		result_field "$T/console.log" majors virtblk >"$T/major"
@@ -186,6 +156,28 @@ make_ext4() {
 	rm -f "$2"
 	mke2fs -q -F -t ext4 -U "$4" -L "$5" -d "$1" "$2" "${3}M" ||
 		fail "mke2fs of $2 failed"
+}
+
+# luks_encrypt IMG UUID PASS [1]: the filesystem at the start of IMG
+# (within all but its last 32 MiB, which the header takes) encrypted in
+# place into a LUKS2 container UUID, passphrase PASS (LUKS1 with 1),
+# from userspace: cryptsetup reencrypt --force-offline-reencrypt, no dm,
+# no loop.  PBKDF2 at its cheapest: the tests time boots, not key
+# derivation.  blkid must see the container.
+luks_encrypt() {
+	local img=$1 uuid=$2 ver=${4:-2}
+	printf '%s' "$3" >"$T/pass"
+	cryptsetup reencrypt --encrypt --type luks2 --reduce-device-size 32M \
+		--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid "$uuid" \
+		--key-file "$T/pass" --batch-mode --force-offline-reencrypt \
+		"$img" >"$T/cryptsetup.log" 2>&1 ||
+		{ fail "cryptsetup reencrypt --encrypt of $img failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
+	if [ "$ver" = 1 ]; then
+		cryptsetup convert --type luks1 --batch-mode "$img" >>"$T/cryptsetup.log" 2>&1 ||
+			{ fail "cryptsetup convert of $img to LUKS1 failed:" "$(cat "$T/cryptsetup.log")"; return 1; }
+	fi
+	blkid -p "$img" | grep -q "VERSION=\"$ver\" UUID=\"$uuid\" TYPE=\"crypto_LUKS\"" ||
+		{ fail "blkid does not see $img as LUKS$ver $uuid:" "$(blkid -p "$img")"; return 1; }
 }
 
 # make_gpt IMG SIZE_MB NAME:PARTUUID:SIZE_MB...: a GPT disk built without
@@ -354,21 +346,6 @@ expect_disks_unchanged() {
 		{ fail "a disk image changed during the boot:" "$(cat "$T/sums.out")"; return 1; }
 }
 
-# monitor SOCK CMD...: send HMP commands to QEMU's monitor one by one,
-# each after the previous prompt; the replies go to $T/monitor.log.
-monitor() {
-	perl -MIO::Socket::UNIX -e '
-		my $s = IO::Socket::UNIX->new(Peer => shift) or die "monitor: $!\n";
-		my $buf = "";
-		sub prompt { local $SIG{ALRM} = sub { die "monitor: no prompt\n" };
-			alarm 10; while ($buf !~ /\(qemu\) $/) { my $n = sysread($s, my $c, 4096);
-				die "monitor: closed\n" unless $n; $buf .= $c; } alarm 0;
-			print $buf; $buf = ""; }
-		prompt();
-		for my $cmd (@ARGV) { print $s "$cmd\n"; prompt(); }
-	' "$@" >>"$T/monitor.log" 2>&1
-}
-
 # wait_log LOG REGEX SECONDS: until a console line matches, or fail.
 wait_log() {
 	local i
@@ -403,4 +380,19 @@ hot_add_disk() { # img
 		"drive_add 0 if=none,file=$1,format=raw,id=hot" \
 		"device_add scsi-hd,drive=hot,bus=virtio-scsi0.0,serial=hot" ||
 		{ fail "the monitor refused the hot-add:" "$(cat "$T/monitor.log")"; return 1; }
+}
+
+# passphrase_steps DEV UUID PASS [WRONG]: $T/steps for
+# tests/tools/vm-steps.exp: at rescue-init's prompt for the LUKS
+# container UUID on DEV, PASS typed; first WRONG, if given, refused with
+# two tries left and the prompt asked again.
+passphrase_steps() {
+	{
+		printf 'want Passphrase for %s \\(LUKS UUID %s\\):\n' "$1" "$2"
+		if [ -n "${4:-}" ]; then
+			printf '%s\n' "send $4" "want Wrong passphrase for $1: 2 tries left"
+			printf 'want Passphrase for %s \\(LUKS UUID %s\\), again:\n' "$1" "$2"
+		fi
+		printf '%s\n' "send $3" end
+	} >"$T/steps"
 }

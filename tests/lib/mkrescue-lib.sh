@@ -57,6 +57,21 @@ extract_image() { # img dir
 		{ fail "unable to extract $1"; return 1; }
 }
 
+# ssh_user_and_host_keys: $T/user, an SSH user key, and $T/host_key, a
+# host key in dropbear's format, made now.
+ssh_user_and_host_keys() {
+	ssh-keygen -q -t ed25519 -N '' -f "$T/user" &&
+	dropbearkey -t ed25519 -f "$T/host_key" >/dev/null 2>&1 ||
+		{ fail "ssh-keygen or dropbearkey failed"; return 1; }
+}
+
+# mk_with_host_key OUT: mk with those keys (--ssh-authorized-keys,
+# --ssh-host-key) into OUT, its messages in $T/stderr.
+mk_with_host_key() {
+	mk --ssh-authorized-keys "$T/user.pub" --ssh-host-key "$T/host_key" -o "$1" 2>"$T/stderr" ||
+		{ fail "mkrescue --ssh-host-key failed:" "$(cat "$T/stderr")"; return 1; }
+}
+
 # The newc headers of an uncompressed image, one line per entry:
 # "ino mode(octal) uid gid nlink mtime devmajor devminor rdevmajor rdevminor name".
 newc_headers() {

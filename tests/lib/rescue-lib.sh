@@ -163,6 +163,17 @@ boot() {
 		--append "$append" "$@"
 }
 
+# root_boot MARKER APPEND [run-vm options]: a root ($T/root.img: ext4,
+# $ROOT_UUID) whose init reports MARKER, on virtio (vda), booted with
+# APPEND on the image $T/initrd the caller made.
+root_boot() {
+	local marker=$1 append=$2
+	shift 2
+	make_root_dir "$T/root" "$marker"
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	boot "$T/initrd" "$append" --disk "virtio-blk:$T/root.img" "$@"
+}
+
 # The line rescue-init logs last, and the benchmarks parse.
 expect_exec_line() { # init device fstype ro|rw
 	expect_log "$T/console.log" \
@@ -271,13 +282,8 @@ dirty_ext4_disk() {
 	DIRTY_CACHED=$cached
 	if [ ! -e "$cached" ]; then
 		[ $# -eq 0 ] || "$@" || return 1
-		{
-			busybox_cpio_list
-			echo "dir /dev 0755 0 0"
-			echo "nod /dev/console 0600 0 0 c 5 1"
-			echo "file /init $T/maker-init 0755 0 0"
-		} >"$T/maker.list"
-		cpio_from_list "$T/maker.list" "$T/maker.cpio" || return 1
+		busybox_initramfs "$T/maker.cpio" "dir /dev 0755 0 0" \
+			"nod /dev/console 0600 0 0 c 5 1" "file /init $T/maker-init 0755 0 0" || return 1
 		boot_vm "$T/maker.log" --kernel "$BZIMAGE" --initrd "$T/maker.cpio" \
 			--disk "virtio-blk:$out" || return 1
 		expect_field "$T/maker.log" maker mounted yes || return 1

@@ -85,6 +85,36 @@ stack_kernel() {
 	fi
 }
 
+# stack_boot APPEND RUN-VM-OPTION...: this run's kernel (stack_kernel)
+# on the image $T/initrd with stack_mem's memory, the console in
+# $T/console.log, within $STACK_VM_TIMEOUT s (240 unless the group sets
+# it from its own knob).
+stack_boot() {
+	local append=$1
+	shift
+	VM_TIMEOUT=${STACK_VM_TIMEOUT:-240} boot_vm "$T/console.log" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem "$(stack_mem)" \
+		--append "$append" "$@"
+}
+
+# stack_steps APPEND RUN-VM-OPTION...: the same boot following $T/steps
+# (tests/tools/vm-steps.exp: typing); the log shown when a step failed.
+stack_steps() {
+	local append=$1
+	shift
+	"$TOP/tests/tools/vm-steps.exp" "$T/console.log" "${STACK_VM_TIMEOUT:-240}" "$T/steps" \
+		--kernel "$(stack_kernel)" --initrd "$T/initrd" --mem "$(stack_mem)" \
+		--append "$append" "$@" ||
+		{ show_log "$T/console.log" 40; fail "the steps of $T/steps failed"; return 1; }
+}
+
+# as_dracut FUNC [ARGS]: FUNC on the dracut image (STACK_KERNEL=dracut:
+# stack_image links it, stack_mem gives it 1 GiB) and the stock kernel
+# of the run (the oldest, or for_each_stock_kernel's).
+as_dracut() {
+	STACK_KERNEL=dracut "$@"
+}
+
 # stack_image OUT [MKRESCUE-OPTIONS]: the image for this run's kernel,
 # with this build's rescue-init.  The patched kernel has every layer
 # built in: mkrescue --storage (the tools), no -k, no module options.
