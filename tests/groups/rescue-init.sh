@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# tests/groups/rescue-init.sh: rescue-init as the /init of a minimal initramfs in
+# tests/groups/rescue-init.sh: rescue-init as the /init of the image mkrescue makes, in
 # QEMU: the root by every root= form on virtio-blk, NVMe, AHCI and USB
 # disks among decoys, ro/rw, init= and its fallbacks, what the real init
 # inherits, devtmpfs and the console when the kernel provided neither, the
