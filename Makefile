@@ -32,6 +32,14 @@ DEPS_PACKAGES += systemd udev
 # make deb and its test (tests/groups/package.sh, which runs grub-mkconfig in a
 # Debian root booted from a copy of tests/tools/debian-root).
 DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian
+# Rescue media that boot from outside the broken disk (rescue/media/,
+# tests/groups/media.sh): GRUB for BIOS and Debian's signed EFI chain
+# (shim, GRUB) on a hybrid ISO made by xorriso, its FAT EFI image by
+# dosfstools and mtools; systemd's EFI stub and sbsign for Unified Kernel
+# Images; OVMF, the UEFI firmware the tests boot them with (Secure Boot
+# with Microsoft's keys, and with Debian's snakeoil test key).
+DEPS_PACKAGES += grub-pc-bin grub-efi-amd64-bin grub-efi-amd64-signed shim-signed \
+	xorriso mtools systemd-boot-efi sbsigntool ovmf
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
 # always goes where dracut looks for modules.
@@ -101,7 +109,7 @@ CHECK_LATER = $(if $(CHECK_KERNEL_GROUPS),\
 	$(foreach b,$(filter-out 6.1,$(KERNEL_BASES)),$(call kernel_image,$(b)) $(call test_module,$(b))))
 
 # ---- targets ----------------------------------------------------------
-.PHONY: all deps kernel test-module image run check bench install uninstall clean deb
+.PHONY: all deps kernel test-module image iso run check bench install uninstall clean deb
 
 all: kernel image
 
@@ -164,6 +172,17 @@ image: $(BUILD)/rescue.img
 
 $(BUILD)/rescue.img: $(BUILD)/mkrescue $(BUILD)/rescue-init
 	$(BUILD)/mkrescue --init $(BUILD)/rescue-init -o $@
+
+# make iso: build/rescue.iso, the patched kernel and rescue.img on a hybrid
+# CD/USB image for BIOS and UEFI (rescue/media/iso.sh, mkrescue-media(8));
+# ISO_APPEND is the command line of its entries (root=...).
+ISO_APPEND ?=
+MEDIA_TOOL  = rescue/media/mkrescue-media
+MEDIA_FILES = $(MEDIA_TOOL) $(wildcard rescue/media/*.sh)
+iso: $(BUILD)/rescue.iso
+
+$(BUILD)/rescue.iso: $(BUILD)/bzImage $(BUILD)/rescue.img $(MEDIA_FILES)
+	$(MEDIA_TOOL) iso -k $(BUILD)/bzImage -i $(BUILD)/rescue.img -a "$(ISO_APPEND)" -o $@
 
 # make run: boot build/bzImage + build/rescue.img on this terminal, on a
 # demo disk unless DISK= names one (then ROOT= says which root, default
@@ -239,7 +258,10 @@ bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 # The data files of rescue/share/ go to PKGDATADIR, where mkrescue
 # (MKRESCUE_DATADIR) and the dracut module (@PKGDATADIR@) read them.
 SHARE_FILES = modules.list module-classes lvm.conf mdadm.conf tool-confs storage-layers disk-tools
+MEDIA_KINDS = $(notdir $(wildcard rescue/media/*.sh))
 INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
+	$(SBINDIR)/mkrescue-media $(addprefix $(PKGLIBDIR)/media/,$(MEDIA_KINDS)) \
+	$(MANDIR)/man8/mkrescue-media.8 \
 	$(addprefix $(PKGDATADIR)/,$(SHARE_FILES)) $(MANDIR)/man8/rescue-init.8 \
 	$(MANDIR)/man8/mkrescue.8 $(DRACUTMODDIR)/99devtmpfs-rescue/module-setup.sh
 
@@ -263,6 +285,12 @@ install: $(BUILD)/rescue-init
 	install -m 0644 $(addprefix rescue/share/,$(SHARE_FILES)) $(DESTDIR)$(PKGDATADIR)/
 	install -D -m 0644 rescue/init/rescue-init.8 $(DESTDIR)$(MANDIR)/man8/rescue-init.8
 	install -D -m 0644 rescue/mkrescue/mkrescue.8 $(DESTDIR)$(MANDIR)/man8/mkrescue.8
+	install -D -m 0644 rescue/media/mkrescue-media.8 $(DESTDIR)$(MANDIR)/man8/mkrescue-media.8
+	install -d $(DESTDIR)$(PKGLIBDIR)/media
+	install -m 0644 $(addprefix rescue/media/,$(MEDIA_KINDS)) $(DESTDIR)$(PKGLIBDIR)/media/
+	sed -e 's|@MEDIA_LIB@|$(PKGLIBDIR)/media|' $(MEDIA_TOOL) >$(DESTDIR)$(SBINDIR)/mkrescue-media.tmp
+	chmod 0755 $(DESTDIR)$(SBINDIR)/mkrescue-media.tmp
+	mv $(DESTDIR)$(SBINDIR)/mkrescue-media.tmp $(DESTDIR)$(SBINDIR)/mkrescue-media
 	install -d $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue
 	sed -e 's|@RESCUE_INIT@|$(PKGLIBDIR)/rescue-init|' \
 	    -e 's|@PKGDATADIR@|$(PKGDATADIR)|' \
@@ -276,7 +304,7 @@ install: $(BUILD)/rescue-init
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
-	-rmdir $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue $(DESTDIR)$(PKGLIBDIR) \
+	-rmdir $(DESTDIR)$(DRACUTMODDIR)/99devtmpfs-rescue $(DESTDIR)$(PKGLIBDIR)/media $(DESTDIR)$(PKGLIBDIR) \
 	       $(DESTDIR)$(PKGDATADIR) 2>/dev/null
 
 # make deb: the Debian package (debian/), $(BUILD)/deb/*.deb.
