@@ -99,6 +99,9 @@ TEST_GROUPS += lvm
 TEST_GROUPS += runner
 # The data files of rescue/share/ and their generators (tests/groups/tables.sh).
 TEST_GROUPS += tables
+# The rescue system on media the firmware boots: a hybrid ISO as a CD and
+# a USB stick, under SeaBIOS and OVMF, with Secure Boot (tests/groups/media.sh).
+TEST_GROUPS += media
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.  The other
 # bases build while the other groups run (tests/run, TESTS_BACKGROUND):
