@@ -53,7 +53,9 @@ test_make_deb_builds_a_lintian_clean_package() {
 		./etc/grub.d/42_devtmpfs-rescue ./etc/devtmpfs-rescue/rescue.conf \
 		./usr/lib/kernel/install.d/60-devtmpfs-rescue.install \
 		./usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh \
-		./usr/share/man/man8/update-rescue-images.8.gz; do
+		./usr/share/man/man8/update-rescue-images.8.gz \
+		./usr/sbin/mkrescue-media ./usr/lib/devtmpfs-rescue/media/iso.sh \
+		./usr/share/man/man8/mkrescue-media.8.gz; do
 		grep -q " $f\$" "$T/contents" || fail "$f is not in $(basename "$deb")"
 	done
 	# lintian must run and say it is content: a missing or crashing
@@ -438,7 +440,9 @@ grub_menu_boots() {
 	expect_log "$T/grub-$fw.log" 'rescue: starting the rescue shell' "rescue-init's shell under $fw" ||
 		return 1
 	[ "$fw" = bios ] ||
-		expect_log "$T/grub-$fw.log" 'Secure boot enabled' "the kernel seeing Secure Boot"
+		expect_log "$T/grub-$fw.log" 'Secure boot enabled' "the kernel seeing Secure Boot" ||
+		return 1
+	note "GRUB under $fw: the rescue entry of $kver chosen from the root's menu, the rescue shell"
 }
 
 # rescue_img_lists IMG REGEX: the image's file list has a match; an
