@@ -112,7 +112,7 @@ CHECK_LATER = $(if $(CHECK_KERNEL_GROUPS),\
 	$(foreach b,$(filter-out 6.1,$(KERNEL_BASES)),$(call kernel_image,$(b)) $(call test_module,$(b))))
 
 # ---- targets ----------------------------------------------------------
-.PHONY: all deps kernel test-module image iso run check bench install uninstall clean deb
+.PHONY: all deps kernel test-module image iso netboot run check bench install uninstall clean deb
 
 all: kernel image
 
@@ -186,6 +186,17 @@ iso: $(BUILD)/rescue.iso
 
 $(BUILD)/rescue.iso: $(BUILD)/bzImage $(BUILD)/rescue.img $(MEDIA_FILES)
 	$(MEDIA_TOOL) iso -k $(BUILD)/bzImage -i $(BUILD)/rescue.img -a "$(ISO_APPEND)" -o $@
+
+# make netboot: build/netboot/, the folder a PXE or HTTP boot setup serves
+# (boot.ipxe, vmlinuz, rescue.img: rescue/media/netboot.sh, docs/netboot.md);
+# NETBOOT_APPEND is its command line, NETBOOT_OPTIONS netboot's own (--ip dhcp).
+# Written on every call: its files carry SOURCE_DATE_EPOCH's time, which
+# make cannot compare, and a copy of two files costs nothing.
+NETBOOT_APPEND  ?=
+NETBOOT_OPTIONS ?=
+netboot: $(BUILD)/bzImage $(BUILD)/rescue.img
+	$(MEDIA_TOOL) netboot -k $(BUILD)/bzImage -i $(BUILD)/rescue.img -a "$(NETBOOT_APPEND)" \
+		-o $(BUILD)/netboot $(NETBOOT_OPTIONS)
 
 # make run: boot build/bzImage + build/rescue.img on this terminal, on a
 # demo disk unless DISK= names one (then ROOT= says which root, default
