@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/groups/netboot.sh: the folder of mkrescue-media netboot, booted
+# as a site would serve it.  The guests have no --kernel: their firmware
+# boots the network (run-vm --firmware without --boot), where the iPXE
+# of QEMU's NIC ROM (ipxe-qemu, with qemu-system-x86) asks QEMU's
+# user-mode network for an address and a boot file, and runs boot.ipxe.
+# The folder is served from a subfolder, rescue/, so that the script's
+# paths relative to its own URL are what finds the kernel and the image:
+# by QEMU's own TFTP server (tftp=), and by a busybox httpd that the
+# test starts on 127.0.0.1, which the guest reaches as 10.0.2.2.  Each
+# guest proves it booted its own root disk with the root's marker.
+
+. "$TOP/tests/lib/rescue-lib.sh"
+
+MEDIA=$TOP/rescue/media/mkrescue-media
+# iPXE's DHCP and downloads under TCG come before the kernel's boot.
+NETBOOT_VM_TIMEOUT=${NETBOOT_VM_TIMEOUT:-240}
+# What run-vm adds to a --kernel boot's command line, for a TCG guest on
+# a loaded host (see qemu/run-vm); here the folder's command line.
+TCG_APPEND="panic=-1 no_timer_check tsc=nowatchdog"
+
+# netboot_folder KERNEL IMAGE APPEND [netboot options]: the folder
+# $T/srv/rescue, as mkrescue-media netboot writes it.
+netboot_folder() {
+	local kernel=$1 image=$2 append=$3
+	shift 3
+	mkdir -p "$T/srv"
+	"$MEDIA" netboot -k "$kernel" -i "$image" -a "$TCG_APPEND $append" \
+		-o "$T/srv/rescue" "$@" 2>"$T/media.log" ||
+		{ fail "mkrescue-media netboot failed:" "$(cat "$T/media.log")"; return 1; }
+}
+
+# netboot_root IMG UUID LABEL MARKER: an ext4 root whose init reports MARKER.
+netboot_root() {
+	make_root_dir "$T/root.$4" "$4"
+	make_ext4 "$T/root.$4" "$1" 16 "$2" "$3"
+}
+
+# nic MAC BOOTFILE [more]: NIC, run-vm's options for a NIC on QEMU's
+# user network that hands out BOOTFILE.
+nic() {
+	NIC=(--qemu-arg -nic --qemu-arg "user,model=virtio-net-pci,mac=$1,bootfile=$2${3:+,$3}")
+}
+
+# A TCP port of 127.0.0.1 that nothing listens on (as network.sh's).
+free_port() {
+	local p
+	command -v ss >/dev/null ||
+		{ fail "no ss to find a free port with (iproute2: make deps)"; return 1; }
+	for p in $(shuf -i 20000-60000 -n 50); do
+		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return 0; }
+	done
+	fail "no free TCP port on 127.0.0.1"
+}
+
+# http_start DIR: busybox httpd serving DIR on 127.0.0.1:HTTP_PORT only,
+# logging each request to $T/httpd.log; back once it listens.  It is
+# stopped by http_stop, or when the test's shell exits.
+http_start() {
+	local _
+	HTTP_PORT=$(free_port) || return 1
+	"$BUSYBOX" httpd -f -vv -p "127.0.0.1:$HTTP_PORT" -h "$1" 2>"$T/httpd.log" &
+	HTTP_PID=$!
+	trap http_stop EXIT
+	for _ in $(seq 50); do
+		ss -Htln "sport = :$HTTP_PORT" | grep -q . && return 0
+		sleep 0.1
+	done
+	fail "busybox httpd does not listen on 127.0.0.1:$HTTP_PORT:" "$(cat "$T/httpd.log")"
+	return 1
+}
+
+http_stop() {
+	[ -n "${HTTP_PID:-}" ] || return 0
+	kill "$HTTP_PID" 2>/dev/null
+	wait "$HTTP_PID" 2>/dev/null
+	HTTP_PID=
+}
+
+# expect_served PATH...: the server's log has a 200 for each PATH.
+expect_served() {
+	local path
+	for path in "$@"; do
+		grep -A1 -F "url:$path" "$T/httpd.log" | grep -q 'response:200' ||
+			{ fail "the HTTP server did not serve $path:" "$(cat "$T/httpd.log")"; return 1; }
+	done
+}
+
+# netboot_vm LOG FIRMWARE DISK NIC-OPTIONS...: a network boot on a root disk.
+netboot_vm() {
+	local log=$1 firmware=$2 disk=$3
+	shift 3
+	VM_TIMEOUT=$NETBOOT_VM_TIMEOUT boot_vm "$log" --firmware "$firmware" \
+		--disk "virtio-blk:$disk" "$@"
+}
+
+# The kernel line that boot.ipxe gave (iPXE under UEFI puts the image's
+# name first, as an EFI command line begins), and the root rescue-init
+# found.
+expect_netboot_root() { # log marker
+	expect_log "$1" "Command line: (vmlinuz )?initrd=rescue\.img console=tty0 console=ttyS0,115200 $TCG_APPEND" \
+		"the kernel command line of boot.ipxe" &&
+	expect_log "$1" "rescue: found root [^ ]+ on /dev/vda \(ext4\)" "the root found on /dev/vda" &&
+	expect_field "$1" root marker "$2"
+}
+
+# By TFTP, QEMU's own server (tftp=, the boot file as a path in it):
+# the folder's script fetches vmlinuz and rescue.img beside it, and the
+# rescue image boots the root of root=UUID=.
+test_tftp_boots_the_root_under_bios() {
+	netboot_folder "$BZIMAGE" "$BUILD/rescue.img" "root=UUID=$ROOT_UUID" &&
+	netboot_root "$T/root.img" "$ROOT_UUID" root tftp || return 1
+	nic 52:54:00:12:34:56 rescue/boot.ipxe "tftp=$T/srv"
+	netboot_vm "$T/console.log" bios "$T/root.img" "${NIC[@]}" || return 1
+	expect_netboot_root "$T/console.log" tftp
+}
+
+# By HTTP: the boot file is the script's URL on the test's server, and
+# the server's log shows the three files fetched from it.
+test_http_boots_the_root_under_bios() {
+	local status
+	netboot_folder "$BZIMAGE" "$BUILD/rescue.img" "root=UUID=$ROOT_UUID" &&
+	netboot_root "$T/root.img" "$ROOT_UUID" root http &&
+	http_start "$T/srv" || return 1
+	nic 52:54:00:12:34:56 "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe"
+	netboot_vm "$T/console.log" bios "$T/root.img" "${NIC[@]}"
+	status=$?
+	http_stop
+	[ "$status" -eq 0 ] || return 1
+	expect_served /rescue/boot.ipxe /rescue/vmlinuz /rescue/rescue.img &&
+	expect_netboot_root "$T/console.log" http
+}
+
+# Under UEFI (OVMF, Secure Boot off), the iPXE of the NIC's EFI ROM:
+# it starts the kernel through its EFI stub, which reads the image by
+# the initrd=rescue.img that boot.ipxe gives (the patched kernel has no
+# stub: a Debian kernel, with an image of mkrescue -k).  With --ip dhcp
+# the rescue system takes its own lease, as the script's line asks.
+test_http_boots_the_root_under_uefi_with_ip_dhcp() {
+	local kver status
+	kver=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --no-storage -o "$T/rescue.img" \
+		2>"$T/mkrescue.log" || { fail "mkrescue -k $kver failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+	netboot_folder "/boot/vmlinuz-$kver" "$T/rescue.img" "root=UUID=$ROOT_UUID" --ip dhcp &&
+	netboot_root "$T/root.img" "$ROOT_UUID" root uefi &&
+	http_start "$T/srv" || return 1
+	nic 52:54:00:12:34:56 "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe"
+	netboot_vm "$T/console.log" uefi "$T/root.img" --mem 512M "${NIC[@]}"
+	status=$?
+	http_stop
+	[ "$status" -eq 0 ] || return 1
+	expect_served /rescue/boot.ipxe /rescue/vmlinuz /rescue/rescue.img &&
+	expect_log "$T/console.log" '^devtmpfs-rescue: loading vmlinuz and rescue\.img' \
+		"boot.ipxe's line (OVMF carries iPXE's console to the serial port)" &&
+	expect_log "$T/console.log" 'EFI stub: Loaded initrd from command line option' \
+		"the EFI stub reading initrd=rescue.img through iPXE" &&
+	expect_log "$T/console.log" 'rescue: network: 10\.0\.2\.15/24 via 10\.0\.2\.2 on eth0, DNS 10\.0\.2\.3 \(DHCP\)$' \
+		"the rescue system's DHCP lease" &&
+	expect_log "$T/console.log" "Command line: .*root=UUID=$ROOT_UUID ip=dhcp rd\.neednet=1" \
+		"--ip dhcp's words on the kernel line" &&
+	expect_netboot_root "$T/console.log" uefi
+}
+
+# ---- the fleet ------------------------------------------------------------
+
+# Four machines netboot the one folder from one HTTP server at once, as
+# a rack does after a bad update.  Each has its own disk: a root of its
+# own UUID, all with the same label, which the one command line names
+# (root=LABEL=): a fleet installed from one image shares its labels, and
+# nothing per machine (a file per MAC, an inventory of UUIDs) is needed.
+# Each guest must come up on its own disk: its marker is its UUID.
+# Each QEMU has its own user network (10.0.2.15 in all four); the server
+# on 127.0.0.1 is the one they share.
+FLEET_LABEL=rescue-fleet
+FLEET_VM_TIMEOUT=${FLEET_VM_TIMEOUT:-600}
+
+test_fleet_of_four_boots_each_its_own_root_over_http() {
+	local n uuid start secs status=0 pids=() uuids=()
+	netboot_folder "$BZIMAGE" "$BUILD/rescue.img" "root=LABEL=$FLEET_LABEL" || return 1
+	for n in 1 2 3 4; do
+		uuid=${ROOT_UUID%????}a00$n
+		uuids[n]=$uuid
+		netboot_root "$T/root$n.img" "$uuid" "$FLEET_LABEL" "$uuid" || return 1
+	done
+	http_start "$T/srv" || return 1
+	start=$(date +%s.%N)
+	for n in 1 2 3 4; do
+		nic "52:54:00:12:34:0$n" "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe"
+		NETBOOT_VM_TIMEOUT=$FLEET_VM_TIMEOUT netboot_vm "$T/console$n.log" bios \
+			"$T/root$n.img" "${NIC[@]}" &
+		pids+=($!)
+	done
+	for n in "${pids[@]}"; do
+		wait "$n" || status=1
+	done
+	secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
+	http_stop
+	[ "$status" -eq 0 ] || { fail "not every machine of the fleet finished its boot"; return 1; }
+	[ "$(grep -c 'url:/rescue/rescue.img' "$T/httpd.log")" -eq 4 ] ||
+		{ fail "the server did not serve rescue.img four times:" "$(cat "$T/httpd.log")"; return 1; }
+	for n in 1 2 3 4; do
+		expect_log "$T/console$n.log" "rescue: found root LABEL=$FLEET_LABEL on /dev/vda \(ext4\)" \
+			"machine $n's root found by its label" &&
+		expect_netboot_root "$T/console$n.log" "${uuids[n]}" || return 1
+	done
+	note "4 machines netbooted from one server in $secs s (wall time, all four started at once)"
+}
