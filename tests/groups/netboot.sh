@@ -86,12 +86,26 @@ expect_served() {
 	done
 }
 
-# netboot_vm LOG FIRMWARE DISK NIC-OPTIONS...: a network boot on a root disk.
+# netboot_vm LOG FIRMWARE DISK NIC-OPTIONS...: a network boot on a root
+# disk.  SeaBIOS prints on the serial port too, and with it iPXE, when
+# the machine has no graphics (graphics=off, as -nographic sets); OVMF
+# always does.
 netboot_vm() {
-	local log=$1 firmware=$2 disk=$3
+	local log=$1 firmware=$2 disk=$3 serial=()
 	shift 3
+	[ "$firmware" != bios ] || serial=(--qemu-arg -machine --qemu-arg graphics=off)
 	VM_TIMEOUT=$NETBOOT_VM_TIMEOUT boot_vm "$log" --firmware "$firmware" \
-		--disk "virtio-blk:$disk" "$@"
+		--disk "virtio-blk:$disk" "${serial[@]}" "$@"
+}
+
+# expect_ipxe LOG URL: iPXE fetched boot.ipxe from URL, ran it, and
+# fetched the two files it names.  The last "ok" may be cut: the kernel
+# resets the serial port while SeaBIOS still writes iPXE's last line.
+expect_ipxe() {
+	expect_log "$1" "${2//./\\.}\.\.\. ok" "iPXE fetching $2" &&
+	expect_log "$1" 'devtmpfs-rescue: loading vmlinuz and rescue\.img' "boot.ipxe's line" &&
+	expect_log "$1" 'vmlinuz\.\.\. ok' "iPXE fetching vmlinuz beside boot.ipxe" &&
+	expect_log "$1" 'rescue\.img\.\.\.' "iPXE fetching rescue.img beside boot.ipxe"
 }
 
 # The kernel line that boot.ipxe gave (iPXE under UEFI puts the image's
@@ -104,6 +118,41 @@ expect_netboot_root() { # log marker
 	expect_field "$1" root marker "$2"
 }
 
+# The folder without a VM: the same inputs give the same bytes and
+# times (SOURCE_DATE_EPOCH), the script names its files by relative
+# paths, a second run replaces the folder, and a folder that holds
+# anything else (a TFTP root given by mistake) is refused and left.
+test_folder_is_reproducible_and_replaces_only_its_own() {
+	local out
+	for out in a b; do
+		SOURCE_DATE_EPOCH=1700000000 "$MEDIA" netboot -q -k "$BZIMAGE" -i "$BUILD/rescue.img" \
+			-a "root=LABEL=x" --ip dhcp -o "$T/$out" 2>"$T/media.log" ||
+			{ fail "mkrescue-media netboot failed:" "$(cat "$T/media.log")"; return 1; }
+		(cd "$T/$out" && find . -printf '%p %m %T@\n' | sort && sha256sum -- *) >"$T/$out.list"
+	done
+	cmp -s "$T/a.list" "$T/b.list" ||
+		{ fail "two runs differ:" "$(diff "$T/a.list" "$T/b.list")"; return 1; }
+	[ "$(sed -n 's/^\. \([0-9]*\) \([0-9]*\).*/\1 \2/p' "$T/a.list")" = "755 1700000000" ] ||
+		{ fail "the folder's mode and time are not 755 and SOURCE_DATE_EPOCH:" "$(cat "$T/a.list")"; return 1; }
+	[ "$(grep -c '^\./[a-zA-Z.]* 644 1700000000\.0*$' "$T/a.list")" -eq 4 ] ||
+		{ fail "not four files of mode 644 at SOURCE_DATE_EPOCH:" "$(cat "$T/a.list")"; return 1; }
+	grep -qx 'kernel vmlinuz initrd=rescue\.img console=tty0 console=ttyS0,115200 root=LABEL=x ip=dhcp rd\.neednet=1 || goto failed' \
+		"$T/a/boot.ipxe" && grep -qx 'initrd rescue\.img || goto failed' "$T/a/boot.ipxe" ||
+		{ fail "boot.ipxe does not load vmlinuz and rescue.img by relative paths:" "$(cat "$T/a/boot.ipxe")"; return 1; }
+	"$MEDIA" netboot -q -k "$BZIMAGE" -i "$BUILD/rescue.img" -a "root=LABEL=y" -o "$T/a" 2>"$T/media.log" &&
+		grep -q 'root=LABEL=y' "$T/a/boot.ipxe" ||
+		{ fail "a second run did not replace the folder:" "$(cat "$T/media.log" "$T/a/boot.ipxe")"; return 1; }
+	mkdir -p "$T/tftproot/pxelinux.cfg"
+	cp "$T/a/boot.ipxe" "$T/tftproot/"
+	"$MEDIA" netboot -k "$BZIMAGE" -i "$BUILD/rescue.img" -o "$T/tftproot" 2>"$T/media.log" &&
+		{ fail "mkrescue-media netboot replaced a folder it did not write"; return 1; }
+	grep -qx "mkrescue-media: netboot: $T/tftproot holds pxelinux.cfg, which mkrescue-media did not write; not replacing it" \
+		"$T/media.log" && [ -d "$T/tftproot/pxelinux.cfg" ] && [ ! -e "$T/tftproot/vmlinuz" ] ||
+		{ fail "the refusal to replace $T/tftproot is not as expected:" "$(cat "$T/media.log")" "$(ls -A "$T/tftproot")"; return 1; }
+	[ -z "$(find "$T" -maxdepth 1 -name '.mkrescue-media.*')" ] ||
+		{ fail "a work folder was left behind:" "$(ls -A "$T")"; return 1; }
+}
+
 # By TFTP, QEMU's own server (tftp=, the boot file as a path in it):
 # the folder's script fetches vmlinuz and rescue.img beside it, and the
 # rescue image boots the root of root=UUID=.
@@ -112,6 +161,7 @@ test_tftp_boots_the_root_under_bios() {
 	netboot_root "$T/root.img" "$ROOT_UUID" root tftp || return 1
 	nic 52:54:00:12:34:56 rescue/boot.ipxe "tftp=$T/srv"
 	netboot_vm "$T/console.log" bios "$T/root.img" "${NIC[@]}" || return 1
+	expect_ipxe "$T/console.log" tftp://10.0.2.2/rescue/boot.ipxe &&
 	expect_netboot_root "$T/console.log" tftp
 }
 
@@ -128,6 +178,7 @@ test_http_boots_the_root_under_bios() {
 	http_stop
 	[ "$status" -eq 0 ] || return 1
 	expect_served /rescue/boot.ipxe /rescue/vmlinuz /rescue/rescue.img &&
+	expect_ipxe "$T/console.log" "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe" &&
 	expect_netboot_root "$T/console.log" http
 }
 
@@ -150,8 +201,7 @@ test_http_boots_the_root_under_uefi_with_ip_dhcp() {
 	http_stop
 	[ "$status" -eq 0 ] || return 1
 	expect_served /rescue/boot.ipxe /rescue/vmlinuz /rescue/rescue.img &&
-	expect_log "$T/console.log" '^devtmpfs-rescue: loading vmlinuz and rescue\.img' \
-		"boot.ipxe's line (OVMF carries iPXE's console to the serial port)" &&
+	expect_ipxe "$T/console.log" "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe" &&
 	expect_log "$T/console.log" 'EFI stub: Loaded initrd from command line option' \
 		"the EFI stub reading initrd=rescue.img through iPXE" &&
 	expect_log "$T/console.log" 'rescue: network: 10\.0\.2\.15/24 via 10\.0\.2\.2 on eth0, DNS 10\.0\.2\.3 \(DHCP\)$' \
@@ -201,6 +251,7 @@ test_fleet_of_four_boots_each_its_own_root_over_http() {
 	for n in 1 2 3 4; do
 		expect_log "$T/console$n.log" "rescue: found root LABEL=$FLEET_LABEL on /dev/vda \(ext4\)" \
 			"machine $n's root found by its label" &&
+		expect_ipxe "$T/console$n.log" "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe" &&
 		expect_netboot_root "$T/console$n.log" "${uuids[n]}" || return 1
 	done
 	note "4 machines netbooted from one server in $secs s (wall time, all four started at once)"
