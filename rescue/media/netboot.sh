@@ -105,6 +105,9 @@ media_netboot() {
 		esac
 	done
 	case "$ip" in *[[:space:]]*) die "netboot: --ip '$ip': one word, without spaces" ;; esac
+	# The line goes into the script as it is: a second line would be a
+	# command of its own there.
+	case "$append" in *$'\n'*) die "netboot: -a: one line, without a newline" ;; esac
 	cmdline=$append
 	[ -z "$ip" ] || cmdline="${cmdline:+$cmdline }ip=$ip rd.neednet=1"
 
