@@ -109,11 +109,15 @@ expect_ipxe() {
 }
 
 # The kernel line that boot.ipxe gave (iPXE under UEFI puts the image's
-# name first, as an EFI command line begins), and the root rescue-init
-# found.
-expect_netboot_root() { # log marker
+# name first, as an EFI command line begins).
+expect_netboot_line() { # log
 	expect_log "$1" "Command line: (vmlinuz )?initrd=rescue\.img console=tty0 console=ttyS0,115200 $TCG_APPEND" \
-		"the kernel command line of boot.ipxe" &&
+		"the kernel command line of boot.ipxe"
+}
+
+# That line, the root rescue-init found, and the root's marker.
+expect_netboot_root() { # log marker
+	expect_netboot_line "$1" &&
 	expect_log "$1" "rescue: found root [^ ]+ on /dev/vda \(ext4\)" "the root found on /dev/vda" &&
 	expect_field "$1" root marker "$2"
 }
@@ -255,4 +259,60 @@ test_fleet_of_four_boots_each_its_own_root_over_http() {
 		expect_netboot_root "$T/console$n.log" "${uuids[n]}" || return 1
 	done
 	note "4 machines netbooted from one server in $secs s (wall time, all four started at once)"
+}
+
+# ---- a headless machine: the rescue shell over SSH -----------------------
+
+# A machine with no one at its console: the folder of a Debian kernel
+# and an image of mkrescue --ssh-authorized-keys, with --ip dhcp and
+# "rescue" on the command line.  The test logs in with its key through a
+# port forwarded on 127.0.0.1 only, mounts the root from there, and lets
+# the boot go on to it with rescue-continue.
+test_ssh_into_the_rescue_shell_of_a_netbooted_machine() {
+	local kver status _
+	kver=$(stock_kernel_version) || return 1
+	ssh-keygen -q -t ed25519 -N '' -C netboot-test -f "$T/key" || { fail "ssh-keygen failed"; return 1; }
+	MKRESCUE_SSH_HOST_KEY=$T/ssh_host_ed25519_key \
+		"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --no-storage \
+		--ssh-authorized-keys "$T/key.pub" -o "$T/rescue.img" 2>"$T/mkrescue.log" ||
+		{ fail "mkrescue -k $kver --ssh-authorized-keys failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+	netboot_folder "/boot/vmlinuz-$kver" "$T/rescue.img" "root=UUID=$ROOT_UUID rescue" --ip dhcp &&
+	netboot_root "$T/root.img" "$ROOT_UUID" root ssh &&
+	http_start "$T/srv" || return 1
+	SSH_PORT=$(free_port) || return 1
+	nic 52:54:00:12:34:56 "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe" \
+		"hostfwd=tcp:127.0.0.1:$SSH_PORT-:22"
+	netboot_vm "$T/console.log" bios "$T/root.img" --mem 512M "${NIC[@]}" &
+	vm_pid=$!
+	if wait_log "$T/console.log" 'rescue: ssh: dropbear listening on .*port 22' "$NETBOOT_VM_TIMEOUT"; then
+		for _ in 1 2 3 4 5; do
+			netboot_ssh 'rescue-mount >/dev/null 2>&1; cat /newroot/marker' >"$T/marker.out" 2>&1 &&
+				break
+			sleep 2
+		done
+		netboot_ssh rescue-continue >"$T/continue.out" 2>&1
+	fi
+	wait "$vm_pid"
+	status=$?
+	http_stop
+	[ "$status" -eq 0 ] || return 1
+	grep -qx ssh "$T/marker.out" ||
+		{ fail "the root mounted over SSH does not hold its marker:" "$(cat "$T/marker.out")"; return 1; }
+	grep -q '^rescue-continue: ended the console' "$T/continue.out" ||
+		{ fail "rescue-continue said:" "$(cat "$T/continue.out")"; return 1; }
+	expect_ipxe "$T/console.log" "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe" &&
+	expect_log "$T/console.log" 'rescue: network: 10\.0\.2\.15/24 via 10\.0\.2\.2 on eth0, DNS 10\.0\.2\.3 \(DHCP\)$' \
+		"the rescue system's DHCP lease" &&
+	expect_netboot_line "$T/console.log" &&
+	expect_log "$T/console.log" 'rescue: using the root already mounted on /newroot: /dev/vda \(ext4, ro\)' \
+		"the boot going on with the root mounted over SSH" &&
+	expect_field "$T/console.log" root marker ssh
+}
+
+# netboot_ssh COMMAND: root@ the guest with the test's key, through
+# 127.0.0.1:SSH_PORT; the host key remembered in $T/known_hosts.
+netboot_ssh() {
+	ssh -p "$SSH_PORT" -o BatchMode=yes -o ConnectTimeout=30 \
+		-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile="$T/known_hosts" \
+		-o IdentitiesOnly=yes -o LogLevel=ERROR -i "$T/key" root@127.0.0.1 "$@"
 }
