@@ -261,6 +261,50 @@ test_fleet_of_four_boots_each_its_own_root_over_http() {
 	note "4 machines netbooted from one server in $secs s (wall time, all four started at once)"
 }
 
+# ---- a command line per machine ---------------------------------------------
+
+# docs/netboot.md's per-MAC scripts: beside the folder (not in it, which
+# the next run of mkrescue-media would refuse to replace), naming its
+# files by rescue/vmlinuz; the boot file a script that chains the one of
+# the machine's MAC, or the folder's own boot.ipxe.  Two machines at
+# once: one has its script (root=UUID=), the other falls back to the
+# folder's command line (root=LABEL=).
+test_per_mac_script_beside_the_folder_and_the_fallback() {
+	local status=0 pid1 pid2 other=${ROOT_UUID%????}b002
+	netboot_folder "$BZIMAGE" "$BUILD/rescue.img" "root=LABEL=fallback" &&
+	netboot_root "$T/root1.img" "$ROOT_UUID" root permac &&
+	netboot_root "$T/root2.img" "$other" fallback fallback || return 1
+	cat >"$T/srv/52-54-00-12-34-01.ipxe" <<-EOF
+	#!ipxe
+	kernel rescue/vmlinuz initrd=rescue.img console=tty0 console=ttyS0,115200 $TCG_APPEND root=UUID=$ROOT_UUID
+	initrd rescue/rescue.img
+	boot
+	EOF
+	# shellcheck disable=SC2016 # ${mac:hexhyp} is iPXE's
+	printf '%s\n' '#!ipxe' 'chain ${mac:hexhyp}.ipxe || chain rescue/boot.ipxe' >"$T/srv/pick.ipxe"
+	http_start "$T/srv" || return 1
+	nic 52:54:00:12:34:01 "http://10.0.2.2:$HTTP_PORT/pick.ipxe"
+	netboot_vm "$T/console1.log" bios "$T/root1.img" "${NIC[@]}" &
+	pid1=$!
+	nic 52:54:00:12:34:02 "http://10.0.2.2:$HTTP_PORT/pick.ipxe"
+	netboot_vm "$T/console2.log" bios "$T/root2.img" "${NIC[@]}" &
+	pid2=$!
+	wait "$pid1" || status=1
+	wait "$pid2" || status=1
+	http_stop
+	[ "$status" -eq 0 ] || return 1
+	expect_served /pick.ipxe /52-54-00-12-34-01.ipxe /rescue/boot.ipxe &&
+	expect_log "$T/console1.log" "Command line: initrd=rescue\.img .* root=UUID=$ROOT_UUID\$" \
+		"the per-MAC script's command line" &&
+	expect_field "$T/console1.log" root marker permac &&
+	expect_log "$T/console2.log" '52-54-00-12-34-02\.ipxe\.\.\. No such file or directory' \
+		"iPXE missing the second machine's script" &&
+	expect_ipxe "$T/console2.log" rescue/boot.ipxe &&
+	expect_log "$T/console2.log" "rescue: found root LABEL=fallback on /dev/vda \(ext4\)" \
+		"the fallback's root found by the folder's command line" &&
+	expect_netboot_root "$T/console2.log" fallback
+}
+
 # ---- a headless machine: the rescue shell over SSH -----------------------
 
 # A machine with no one at its console: the folder of a Debian kernel
