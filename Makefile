@@ -103,8 +103,8 @@ TEST_GROUPS += tables
 # a USB stick, under SeaBIOS and OVMF, with Secure Boot (tests/groups/media.sh).
 TEST_GROUPS += media
 # The folder of mkrescue-media netboot booted by the firmware's iPXE, over
-# TFTP and HTTP, under BIOS and UEFI, with SSH, per MAC, and by four
-# machines at once (tests/groups/netboot.sh).
+# TFTP and HTTP, under BIOS and UEFI (refused with Secure Boot), with SSH,
+# per MAC, and by four machines at once (tests/groups/netboot.sh).
 TEST_GROUPS += netboot
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.  The other

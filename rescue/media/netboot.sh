@@ -45,7 +45,8 @@ kernel vmlinuz initrd=rescue.img $console${1:+ $1} || goto failed
 initrd rescue.img || goto failed
 boot || goto failed
 :failed
-echo devtmpfs-rescue: the boot failed, here is the iPXE shell
+echo devtmpfs-rescue: the boot failed (with Secure Boot on, the firmware refuses the kernel: boot the iso of mkrescue-media instead)
+echo devtmpfs-rescue: here is the iPXE shell
 shell
 SCRIPT
 }
