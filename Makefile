@@ -102,6 +102,10 @@ TEST_GROUPS += tables
 # The rescue system on media the firmware boots: a hybrid ISO as a CD and
 # a USB stick, under SeaBIOS and OVMF, with Secure Boot (tests/groups/media.sh).
 TEST_GROUPS += media
+# The folder of mkrescue-media netboot booted by the firmware's iPXE, over
+# TFTP and HTTP, under BIOS and UEFI (refused with Secure Boot), with SSH,
+# per MAC, and by four machines at once (tests/groups/netboot.sh).
+TEST_GROUPS += netboot
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.  The other
 # bases build while the other groups run (tests/run, TESTS_BACKGROUND):
@@ -112,7 +116,7 @@ CHECK_LATER = $(if $(CHECK_KERNEL_GROUPS),\
 	$(foreach b,$(filter-out 6.1,$(KERNEL_BASES)),$(call kernel_image,$(b)) $(call test_module,$(b))))
 
 # ---- targets ----------------------------------------------------------
-.PHONY: all deps kernel test-module image iso run check bench install uninstall clean deb
+.PHONY: all deps kernel test-module image iso netboot run check bench install uninstall clean deb
 
 all: kernel image
 
@@ -186,6 +190,17 @@ iso: $(BUILD)/rescue.iso
 
 $(BUILD)/rescue.iso: $(BUILD)/bzImage $(BUILD)/rescue.img $(MEDIA_FILES)
 	$(MEDIA_TOOL) iso -k $(BUILD)/bzImage -i $(BUILD)/rescue.img -a "$(ISO_APPEND)" -o $@
+
+# make netboot: build/netboot/, the folder a PXE or HTTP boot setup serves
+# (boot.ipxe, vmlinuz, rescue.img: rescue/media/netboot.sh, docs/netboot.md);
+# NETBOOT_APPEND is its command line, NETBOOT_OPTIONS netboot's own (--ip dhcp).
+# Written on every call: its files carry SOURCE_DATE_EPOCH's time, which
+# make cannot compare, and a copy of two files costs nothing.
+NETBOOT_APPEND  ?=
+NETBOOT_OPTIONS ?=
+netboot: $(BUILD)/bzImage $(BUILD)/rescue.img
+	$(MEDIA_TOOL) netboot -k $(BUILD)/bzImage -i $(BUILD)/rescue.img -a "$(NETBOOT_APPEND)" \
+		-o $(BUILD)/netboot $(NETBOOT_OPTIONS)
 
 # make run: boot build/bzImage + build/rescue.img on this terminal, on a
 # demo disk unless DISK= names one (then ROOT= says which root, default
