@@ -40,6 +40,9 @@ DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian
 # with Microsoft's keys, and with Debian's snakeoil test key).
 DEPS_PACKAGES += grub-pc-bin grub-efi-amd64-bin grub-efi-amd64-signed shim-signed \
 	xorriso mtools systemd-boot-efi sbsigntool ovmf
+# A signed Unified Kernel Image with the same bytes for the same inputs:
+# mkrescue-media uki runs sbsign under faketime (tests/groups/uki.sh).
+DEPS_PACKAGES += faketime
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
 # always goes where dracut looks for modules.
