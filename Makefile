@@ -102,6 +102,10 @@ TEST_GROUPS += lvm
 TEST_GROUPS += runner
 # The data files of rescue/share/ and their generators (tests/groups/tables.sh).
 TEST_GROUPS += tables
+# mkrescue-media uki: Unified Kernel Images of the stock kernels booted by
+# OVMF from an ESP, signed under Secure Boot, refused unsigned; the
+# kernel-install plugin's systemd-boot entry (tests/groups/uki.sh).
+TEST_GROUPS += uki
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.  The other
 # bases build while the other groups run (tests/run, TESTS_BACKGROUND):
