@@ -165,7 +165,7 @@ test_uki_sections_follow_the_stubs_own() {
 		{ fail "the .osrel has no VERSION_ID $kver:" "$(cat "$T/osrel")"; return 1; }
 	# A rescue image 8 MiB bigger: only .initrd grows.
 	cp "$T/rescue.img" "$T/big.img" && head -c 8M /dev/urandom >>"$T/big.img" &&
-		"$MEDIA" uki -q -k "/boot/vmlinuz-$kver" -i "$T/big.img" -o "$T/big.efi" || return 1
+		"$MEDIA" uki -q -k "/boot/vmlinuz-$kver" -i "$T/big.img" -o "$T/big.efi" -a "root=UUID=$ROOT_UUID rw" || return 1
 	objdump -h "$T/big.efi" | awk '$1 ~ /^[0-9]+$/ { print $2, $3, $4 }' >"$T/big.sections"
 	diff <(grep -v '^\.initrd ' "$T/sections") <(grep -v '^\.initrd ' "$T/big.sections") >/dev/null ||
 		{ fail "a bigger image moved other sections:" "$(cat "$T/big.sections")"; return 1; }
