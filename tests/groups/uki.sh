@@ -92,8 +92,13 @@ uki_boots_a_root_from_an_esp() {
 # Secure Boot enforced: the firmware starts the UKI, the stub the kernel
 # inside it (Debian's, with Debian's own signature, which this db does
 # not trust: the stub vouches for what the signed image holds), which
-# says that Secure Boot is on and locks itself down; the root boots.
+# says that Secure Boot is on and locks itself down; Debian's signed
+# modules load all the same (virtio_blk, ext4), and the root boots.
 test_uki_signed_boots_under_secure_boot() {
+	for_each_stock_kernel uki_signed_boots_under_secure_boot
+}
+
+uki_signed_boots_under_secure_boot() {
 	local kver
 	kver=$(stock_kernel_version) || return 1
 	printf snakeoil >"$T/pass"
@@ -104,11 +109,14 @@ test_uki_signed_boots_under_secure_boot() {
 		{ fail "sbverify of the signed UKI:" "$(cat "$T/sbverify.log")"; return 1; }
 	VM_TIMEOUT=$UKI_VM_TIMEOUT boot_vm "$T/console.log" --firmware uefi-snakeoil \
 		--boot "disk:$T/esp.img" --mem 512M --disk "virtio-blk:$T/root.img" || return 1
-	expect_log "$T/console.log" 'Secure boot enabled' "the kernel seeing Secure Boot on" &&
+	expect_log "$T/console.log" '^EFI stub: UEFI Secure Boot is enabled' "the EFI stub seeing Secure Boot on" &&
+	expect_log "$T/console.log" 'secureboot: Secure boot enabled' "the kernel seeing Secure Boot on" &&
 	expect_log "$T/console.log" 'Kernel is locked down from EFI Secure Boot' \
 		"the kernel locked down" &&
 	expect_no_log "$T/console.log" 'rescue: .*EKEYREJECTED|Key was rejected' \
 		"a module the locked-down kernel refused" &&
+	expect_log "$T/console.log" 'rescue: loaded module virtio_blk for ' "virtio_blk loaded" &&
+	expect_log "$T/console.log" 'rescue: loaded module ext4 for fs-ext4' "ext4 loaded" &&
 	expect_field "$T/console.log" root marker uki &&
 	expect_field "$T/console.log" root pid 1
 }
@@ -296,4 +304,36 @@ test_kernel_install_writes_a_systemd_boot_entry() {
 		{ fail "the plugin failed the kernel's installation:" "$(cat "$T/bad.log")"; return 1; }
 	grep -q "devtmpfs-rescue: unable to write $T/bad/loader/entries/devtmpfs-rescue-$kver.conf" "$T/bad.log" ||
 		{ fail "no line for the unwritable boot root:" "$(cat "$T/bad.log")"; return 1; }
+}
+
+# The entry works: an ESP laid out as kernel-install's BLS layout leaves
+# it (the stock kernel at /TOKEN/KVER/linux), systemd-boot as the
+# removable media path, loader.conf choosing the rescue entry, the
+# entry and the image in their place by the plugin itself.  OVMF starts
+# systemd-boot, which boots the entry: the kernel gets its options with
+# `rescue` and the rescue image, whose rescue-init opens its shell.
+test_systemd_boot_boots_the_plugins_entry() {
+	local kver esp=$T/esp dir
+	kver=$(stock_kernel_version) || return 1
+	command -v unshare >/dev/null || { fail "no unshare (util-linux)"; return 1; }
+	dir=$esp/$KI_TOKEN/$kver
+	mkdir -p "$T/boot" "$T/conf" "$dir" "$esp/loader/entries" "$esp/EFI/BOOT" || return 1
+	uki_rescue_img "$kver" "$T/boot/rescue.img-$kver" &&
+		cp "/boot/vmlinuz-$kver" "$dir/linux" &&
+		cp /usr/lib/systemd/boot/efi/systemd-bootx64.efi "$esp/EFI/BOOT/BOOTX64.EFI" || return 1
+	printf '%s\n' 'timeout 0' "default devtmpfs-rescue-$kver.conf" >"$esp/loader/loader.conf"
+	echo "console=ttyS0,115200 root=UUID=$ROOT_UUID ro" >"$T/conf/cmdline"
+	ki_run "$T/add.log" KERNEL_INSTALL_LAYOUT=bls KERNEL_INSTALL_BOOT_ROOT="$esp" \
+		"KERNEL_INSTALL_MACHINE_ID=$KI_TOKEN" KERNEL_INSTALL_CONF_ROOT="$T/conf" \
+		DEB_MAINT_PARAMS=configure -- add "$kver" "$dir" "/boot/vmlinuz-$kver" &&
+		[ -f "$esp/loader/entries/devtmpfs-rescue-$kver.conf" ] ||
+		{ fail "the plugin wrote no entry:" "$(cat "$T/add.log")"; return 1; }
+	uki_esp "$T/esp.img" "$esp" && uki_root || return 1
+	VM_TIMEOUT=$UKI_VM_TIMEOUT boot_vm "$T/console.log" --firmware uefi \
+		--boot "disk:$T/esp.img" --mem 512M --disk "virtio-blk:$T/root.img" \
+		--end-on 'rescue: starting the rescue shell' || return 1
+	expect_log "$T/console.log" "Command line: .*console=ttyS0,115200 root=UUID=$ROOT_UUID ro rescue\$" \
+		"the entry's options, with rescue" &&
+	expect_log "$T/console.log" "Linux version ${kver%%-*}" "the entry's kernel" &&
+	expect_log "$T/console.log" 'rescue: starting the rescue shell: ' "rescue-init's shell, from the entry's image"
 }
