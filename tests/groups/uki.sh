@@ -332,8 +332,9 @@ test_systemd_boot_boots_the_plugins_entry() {
 	VM_TIMEOUT=$UKI_VM_TIMEOUT boot_vm "$T/console.log" --firmware uefi \
 		--boot "disk:$T/esp.img" --mem 512M --disk "virtio-blk:$T/root.img" \
 		--end-on 'rescue: starting the rescue shell' || return 1
-	expect_log "$T/console.log" "Command line: .*console=ttyS0,115200 root=UUID=$ROOT_UUID ro rescue\$" \
-		"the entry's options, with rescue" &&
+	# systemd-boot puts the entry's initrd first, as a path of the ESP.
+	expect_log "$T/console.log" "Command line: initrd=[^ ]*$KI_TOKEN.$kver.rescue\\.img console=ttyS0,115200 root=UUID=$ROOT_UUID ro rescue\$" \
+		"the entry's image and options, with rescue" &&
 	expect_log "$T/console.log" "Linux version ${kver%%-*}" "the entry's kernel" &&
 	expect_log "$T/console.log" 'rescue: starting the rescue shell: ' "rescue-init's shell, from the entry's image"
 }
