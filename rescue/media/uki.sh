@@ -153,6 +153,11 @@ media_uki() {
 
 	kver=$(uki_kernel_version "$kernel")
 	[ -n "$kver" ] || die "uki: $kernel is no bzImage (no setup header)"
+	# The stub starts the kernel as an EFI program: a kernel without
+	# CONFIG_EFI_STUB (the patched one of the source tree) is no PE
+	# binary and would fail only at boot.
+	[ "$(head -c 2 "$kernel")" = MZ ] ||
+		die "uki: $kernel has no EFI stub (CONFIG_EFI_STUB): use a Debian kernel and an image of mkrescue -k"
 	uki_os_release "$kver" >"$work/osrel"
 	printf '%s' "console=tty0 console=ttyS0,115200${append:+ $append}" >"$work/cmdline"
 

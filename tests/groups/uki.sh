@@ -201,8 +201,8 @@ test_uki_is_reproducible() {
 	note "$kver: $(sha256sum <"$T/a.efi" | cut -c1-16) unsigned, $(sha256sum <"$T/s1.efi" | cut -c1-16) signed"
 }
 
-# A key whose passphrase is wrong, a key without its certificate: one
-# line each, nothing written.
+# A key whose passphrase is wrong, a key without its certificate, the
+# patched kernel (no EFI stub, so no UKI): one line each, nothing written.
 test_uki_bad_signing_options_are_one_error() {
 	local kver
 	kver=$(stock_kernel_version) || return 1
@@ -221,6 +221,11 @@ test_uki_bad_signing_options_are_one_error() {
 	fi
 	grep -qx "mkrescue-media: uki: --sign-key needs --sign-cert" "$T/err" ||
 		{ fail "the missing certificate's message:" "$(cat "$T/err")"; return 1; }
+	if "$MEDIA" uki -q -k "$BZIMAGE" -i "$T/rescue.img" -o "$T/x.efi" 2>"$T/err"; then
+		fail "the patched kernel, which has no EFI stub, was taken"; return 1
+	fi
+	grep -qx "mkrescue-media: uki: $BZIMAGE has no EFI stub (CONFIG_EFI_STUB): use a Debian kernel and an image of mkrescue -k" "$T/err" ||
+		{ fail "the patched kernel's message:" "$(cat "$T/err")"; return 1; }
 	[ ! -e "$T/x.efi" ] || { fail "a UKI was written"; return 1; }
 }
 
