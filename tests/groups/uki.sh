@@ -5,9 +5,10 @@
 # from userspace by sfdisk, mkfs.fat and mtools), no boot loader between:
 # to a root given by the image's own command line; signed with Debian's
 # snakeoil test key, under Secure Boot with only that key trusted (the
-# kernel locked down), and refused there unsigned.  On the host: the
-# same inputs give the same bytes, the sections follow the stub's own;
-# the kernel-install plugin's BLS entry for systemd-boot machines.
+# kernel locked down), and refused there unsigned.  systemd-boot (as
+# BOOTX64.EFI) boots the kernel-install plugin's entry, and the UKI from
+# \EFI\Linux\.  On the host: the same inputs give the same bytes, the
+# sections follow the stub's own; the plugin's BLS entry.
 
 . "$TOP/tests/lib/rescue-lib.sh"
 
@@ -342,4 +343,22 @@ test_systemd_boot_boots_the_plugins_entry() {
 		"the entry's image and options, with rescue" &&
 	expect_log "$T/console.log" "Linux version ${kver%%-*}" "the entry's kernel" &&
 	expect_log "$T/console.log" 'rescue: starting the rescue shell: ' "rescue-init's shell, from the entry's image"
+}
+
+# systemd-boot finds a UKI in \EFI\Linux\ by itself (a type #2 entry,
+# named by its .osrel) and boots it with its own command line: the
+# place mkrescue-media(8) gives for a machine that boots through it.
+test_systemd_boot_lists_the_uki_in_efi_linux() {
+	local kver esp=$T/esp
+	kver=$(stock_kernel_version) || return 1
+	mkdir -p "$esp/EFI/BOOT" "$esp/EFI/Linux" "$esp/loader" || return 1
+	cp /usr/lib/systemd/boot/efi/systemd-bootx64.efi "$esp/EFI/BOOT/BOOTX64.EFI" &&
+		uki_make "$kver" "$esp/EFI/Linux/devtmpfs-rescue.efi" -a "root=UUID=$ROOT_UUID" || return 1
+	echo 'timeout 0' >"$esp/loader/loader.conf"
+	uki_esp "$T/esp.img" "$esp" && uki_root || return 1
+	VM_TIMEOUT=$UKI_VM_TIMEOUT boot_vm "$T/console.log" --firmware uefi \
+		--boot "disk:$T/esp.img" --mem 512M --disk "virtio-blk:$T/root.img" || return 1
+	expect_log "$T/console.log" "Command line: console=tty0 console=ttyS0,115200 root=UUID=$ROOT_UUID\$" \
+		"the UKI's own command line, through systemd-boot" &&
+	expect_field "$T/console.log" root marker uki
 }
