@@ -102,6 +102,9 @@ TEST_GROUPS += lvm
 TEST_GROUPS += runner
 # The data files of rescue/share/ and their generators (tests/groups/tables.sh).
 TEST_GROUPS += tables
+# The rescue system on media the firmware boots: a hybrid ISO as a CD and
+# a USB stick, under SeaBIOS and OVMF, with Secure Boot (tests/groups/media.sh).
+TEST_GROUPS += media
 # mkrescue-media uki: Unified Kernel Images of the stock kernels booted by
 # OVMF from an ESP, signed under Secure Boot, refused unsigned; the
 # kernel-install plugin's systemd-boot entry (tests/groups/uki.sh).
@@ -251,12 +254,14 @@ print-CHECK_BACKGROUND:
 # and bench/network (what ip=dhcp and SSH cost the initramfs phase), and
 # bench/stacked (LVM, LUKS2 and LUKS2 -> LVM against plain ext4), and
 # bench/dying (a disk that hangs in front of the root, against stock
-# dracut and initramfs-tools), into build/bench/NAME/.  Each also writes
+# dracut and initramfs-tools), and bench/media (the size and build time
+# of mkrescue-media's media, beside grml's and SystemRescue's published
+# sizes, and firmware to shell), into build/bench/NAME/.  Each also writes
 # its block of bench/RESULTS.md (the latest figures, the date, the
 # machine, the command; the notes around the blocks are kept): commit it
 # with what the figures measure.
-# BENCH=run|debian|memory|network|stacked|dying runs one of them.
-BENCH ?= run debian memory network stacked dying
+# BENCH=run|debian|memory|network|stacked|dying|media runs one of them.
+BENCH ?= run debian memory network stacked dying media
 bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 	set -e; for b in $(BENCH); do bench/$$b; done
 

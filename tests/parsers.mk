@@ -31,7 +31,7 @@ PARSER_newc      = init/image/newc.c
 PARSER_modindex  = lib/modindex.c lib/readfile.c
 # rescue-init's load order over it.
 PARSER_modload   = init/modules/modload.c init/modules/coldplug.c init/modules/modcpu.c init/log.c \
-		   init/errtext.c \
+		   init/errtext.c init/secureboot.c \
 		   $(PARSER_cmdline) \
 		   $(PARSER_modindex)
 # mkrescue's layer over it: shipping, pruning, the module list.

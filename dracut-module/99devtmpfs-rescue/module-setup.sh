@@ -350,7 +350,7 @@ devtmpfs_rescue_kmods() { # list
         awk -v net="${dropbear_acl:+yes}" -v dep="$srcmods/modules.dep" \
             -v classes="$classes" '
             # The class of the longest prefix, as coldplug.c reads it.
-            function class_of(p,    i, best, n) {
+            function class_of(p,    i, best, n, c) {
                 best = -1
                 for (i = 1; i <= nclass; i++) {
                     n = length(prefix[i])

@@ -2,7 +2,8 @@
 /*
  * report.c: what a failed boot shows, and rescue-ls: every block device
  * in the device table (devtable.c), then what the storage layers and
- * the network have to say about theirs.
+ * the network have to say about theirs, and whether Secure Boot holds
+ * the kernel locked down (secureboot.c).
  */
 #include "rescue-init.h"
 #include "net/network.h"
@@ -17,6 +18,7 @@ void report_devices(struct blklist *l, devtable_line_fn *fn, void *ctx)
 	devtable_format(l->dev, l->n, fn, ctx);
 	storage_report(fn, ctx);
 	net_report(fn, ctx);
+	secureboot_report(fn, ctx);
 }
 
 static void log_line(void *ctx, const char *line)

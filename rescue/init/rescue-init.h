@@ -336,6 +336,12 @@ void readonly_end(void);
 void readonly_before_switch(void);
 const char *readonly_noreplay(const char *fstype);
 
+/* secureboot.c: Secure Boot and the kernel's lockdown, for rescue-ls and modules */
+int secureboot_enforced(void);
+int secureboot_lockdown(char *mode, size_t size);
+void secureboot_report(devtable_line_fn *fn, void *ctx);
+const char *secureboot_module_error(int err);
+
 /* report.c: the device table with the storage layers' and network's lines */
 void report_devices(struct blklist *l, devtable_line_fn *fn, void *ctx);
 void report_failure(struct blklist *l, const char *why);

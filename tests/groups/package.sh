@@ -53,7 +53,9 @@ test_make_deb_builds_a_lintian_clean_package() {
 		./etc/grub.d/42_devtmpfs-rescue ./etc/devtmpfs-rescue/rescue.conf \
 		./usr/lib/kernel/install.d/60-devtmpfs-rescue.install \
 		./usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh \
-		./usr/share/man/man8/update-rescue-images.8.gz; do
+		./usr/share/man/man8/update-rescue-images.8.gz \
+		./usr/sbin/mkrescue-media ./usr/lib/devtmpfs-rescue/media/iso.sh \
+		./usr/share/man/man8/mkrescue-media.8.gz; do
 		grep -q " $f\$" "$T/contents" || fail "$f is not in $(basename "$deb")"
 	done
 	# lintian must run and say it is content: a missing or crashing
@@ -205,7 +207,9 @@ test_kernel_hooks_and_grub_entry_on_a_debian_root() {
 	# A serial console, as on a server: GRUB_CMDLINE_LINUX must reach
 	# the rescue entry.  update-grub writes the menu in the booted root.
 	mkdir -p "$tree/boot/grub"
-	echo 'GRUB_CMDLINE_LINUX="console=ttyS0"' >"$tree/etc/default/grub"
+	# GRUB's own menu on the serial line too, where the test picks it.
+	printf '%s\n' 'GRUB_CMDLINE_LINUX="console=ttyS0"' 'GRUB_TERMINAL="console serial"' \
+		'GRUB_SERIAL_COMMAND="serial --unit=0 --speed=115200"' >"$tree/etc/default/grub"
 	# update-grub takes a minute under TCG: the generators that have
 	# nothing to find here (Xen, other systems, firmware) are off below,
 	# once GRUB is installed.  GRUB's recovery entries stay on: the
@@ -314,6 +318,11 @@ EOF
 	expect_log "$T/boot2.log" 'rescue: exec /sbin/init on /dev/vda' "the boot going on after exit" ||
 		return 1
 
+	# Then GRUB itself: the rescue entry picked from the root's menu over
+	# the serial line, under BIOS and under UEFI with Secure Boot.
+	grub_menu_boots "$cfg" "$kver" bios &&
+	grub_menu_boots "$cfg" "$kver" uefi-secure || return 1
+
 	# The package's own scripts, then the kernel's removal.  With a
 	# grub.cfg, removing and installing the package run update-grub: in
 	# this chroot grub-probe finds no device for /, so update-grub
@@ -351,6 +360,89 @@ EOF
 		{ fail "removing linux-image-$kver left /boot/rescue.img-$kver"; return 1; }
 	chroot_umount "$tree"
 	rm -rf "$tree" "$T/root.img"
+}
+
+# GRUB set up as grub-install sets it up, from Debian's packages, on a
+# boot disk of its own in front of the root (GRUB never writes to it):
+# grub_bios_disk UUID OUT: boot.img in the MBR, core.img from sector 1,
+# its blocklist's length set as grub-bios-setup sets it (diskboot.img
+# reads from sector 2 by default); the core finds the root by UUID and
+# reads its /boot/grub/grub.cfg, as the core grub-install embeds does.
+grub_bios_disk() {
+	local core=$T/core.img sectors
+	# shellcheck disable=SC2016 # $root and $prefix are GRUB's
+	printf '%s\n' "search --no-floppy --fs-uuid --set=root $1" \
+		'set prefix=($root)/boot/grub' 'configfile $prefix/grub.cfg' >"$T/core.cfg"
+	grub-mkimage -O i386-pc -p /boot/grub -c "$T/core.cfg" -o "$core" biosdisk \
+		part_msdos part_gpt ext2 search search_fs_uuid configfile normal linux \
+		echo test serial terminal gzio loadenv ||
+		{ fail "grub-mkimage failed"; return 1; }
+	rm -f "$2" && truncate -s 1M "$2"
+	dd if=/usr/lib/grub/i386-pc/boot.img of="$2" bs=440 count=1 conv=notrunc 2>/dev/null
+	printf '\125\252' | dd of="$2" bs=1 seek=510 conv=notrunc 2>/dev/null
+	dd if="$core" of="$2" bs=512 seek=1 conv=notrunc 2>/dev/null
+	sectors=$((($(stat -c %s "$core") + 511) / 512 - 1))
+	printf '%b' "$(printf '\\0%03o\\0%03o' $((sectors & 255)) $((sectors >> 8)))" |
+		dd of="$2" bs=1 seek=$((512 + 0x1fc)) conv=notrunc 2>/dev/null
+}
+
+# grub_esp UUID OUT: an EFI System Partition as Debian's grub-install
+# --removable writes it: shim as BOOTX64.EFI, the signed GRUB beside it,
+# and in /EFI/debian the grub.cfg that finds the root by UUID.
+grub_esp() {
+	local esp=$T/esp
+	mkdir -p "$esp/EFI/BOOT" "$esp/EFI/debian"
+	cp /usr/lib/shim/shimx64.efi.signed "$esp/EFI/BOOT/BOOTX64.EFI" &&
+	cp /usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed "$esp/EFI/BOOT/grubx64.efi" ||
+		{ fail "no shim-signed or grub-efi-amd64-signed (make deps)"; return 1; }
+	# shellcheck disable=SC2016 # $prefix is GRUB's
+	printf '%s\n' "search.fs_uuid $1 root" "set prefix=(\$root)'/boot/grub'" \
+		'configfile $prefix/grub.cfg' >"$esp/EFI/debian/grub.cfg"
+	rm -f "$2"
+	mkfs.fat -C -n ESP "$2" 8192 >/dev/null && MTOOLS_SKIP_CHECK=1 mcopy -s -i "$2" "$esp/EFI" ::/ ||
+		{ fail "unable to make the ESP image $2"; return 1; }
+}
+
+# grub_menu_boots CFG KVER FIRMWARE: GRUB on its boot disk shows the
+# root's menu (CFG); the test goes down to the "Rescue shell
+# (devtmpfs-rescue)" submenu, into it, down to KVER's entry (the
+# submenu lists the newest kernel first), and boots it: rescue-init's
+# shell, with the entry's command line.
+grub_menu_boots() {
+	local cfg=$1 kver=$2 fw=$3 disk=$T/grub-$3.img index down='' i pos
+	case $fw in
+	bios) grub_bios_disk "$PACKAGE_UUID" "$disk" ;;
+	*) grub_esp "$PACKAGE_UUID" "$disk" ;;
+	esac || return 1
+	index=$(grep -E '^(menuentry|submenu) ' "$cfg" |
+		grep -n "^submenu 'Rescue shell (devtmpfs-rescue)'" | cut -d: -f1)
+	pos=$(sed -n "s/^\tmenuentry 'Rescue shell (devtmpfs-rescue), Linux \([^']*\)'.*/\1/p" "$cfg" |
+		grep -nxF "$kver" | cut -d: -f1)
+	[ -n "$index" ] && [ -n "$pos" ] ||
+		{ fail "no rescue submenu with $kver in grub.cfg"; return 1; }
+	for ((i = 1; i < index; i++)); do down+=$'\e[B'; done
+	{
+		echo 'want Rescue shell \(devtmpfs-rescue\)'
+		echo "send $down"
+		echo "want Rescue shell \\(devtmpfs-rescue\\), Linux $kver"
+		down=''
+		for ((i = 1; i < pos; i++)); do down+=$'\e[B'; done
+		echo "send $down"
+		echo "want $RESCUE_PROMPT"
+		echo stop
+	} >"$T/grub-steps"
+	"$TOP/tests/tools/vm-steps.exp" "$T/grub-$fw.log" "$PACKAGE_TIMEOUT" "$T/grub-steps" \
+		--firmware "$fw" --boot "disk:$disk" --mem 1G --disk "virtio-blk:$T/root.img" \
+		2>"$T/grub-steps.err" ||
+		{ fail "GRUB under $fw: $(cat "$T/grub-steps.err")"; show_log "$T/grub-$fw.log" 40; return 1; }
+	expect_log "$T/grub-$fw.log" "Command line: BOOT_IMAGE=/boot/vmlinuz-$kver .*root=UUID=$PACKAGE_UUID .*rescue" \
+		"the rescue entry's command line, from GRUB under $fw" &&
+	expect_log "$T/grub-$fw.log" 'rescue: starting the rescue shell' "rescue-init's shell under $fw" ||
+		return 1
+	[ "$fw" = bios ] ||
+		expect_log "$T/grub-$fw.log" 'Secure boot enabled' "the kernel seeing Secure Boot" ||
+		return 1
+	note "GRUB under $fw: the rescue entry of $kver chosen from the root's menu, the rescue shell"
 }
 
 # rescue_img_lists IMG REGEX: the image's file list has a match; an

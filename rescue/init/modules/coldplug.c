@@ -29,6 +29,7 @@
 
 struct module_class {
 	const char *prefix;
+	size_t prefix_len;	/* of the literal, counted by the compiler */
 	enum modclass class;
 	bool in_order;
 	const char *root_prefix;	/* boot when root= begins with it */
@@ -36,7 +37,7 @@ struct module_class {
 
 static const struct module_class classes[] = {
 #define MODULE_CLASS(prefix, class, in_order, root_prefix) \
-	{ prefix, class, in_order, root_prefix },
+	{ prefix, sizeof(prefix) - 1, class, in_order, root_prefix },
 	MODULE_CLASSES
 #undef MODULE_CLASS
 };
@@ -49,14 +50,13 @@ static bool net_wanted, legacy_wanted;
 static const struct module_class *class_of(const char *path)
 {
 	const struct module_class *best = NULL;
-	size_t i, n, best_n = 0;
+	size_t i, n;
 
 	for (i = 0; i < ARRAY_SIZE(classes); i++) {
-		n = strlen(classes[i].prefix);
-		if ((!best || n > best_n) && !strncmp(path, classes[i].prefix, n)) {
+		n = classes[i].prefix_len;
+		if ((!best || n > best->prefix_len) &&
+		    !strncmp(path, classes[i].prefix, n))
 			best = &classes[i];
-			best_n = n;
-		}
 	}
 	return best;
 }

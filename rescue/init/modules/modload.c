@@ -123,7 +123,7 @@ static const char *decompress_error(int err)
 	if (err == -EINVAL)
 		return "this kernel cannot decompress it (Linux before 5.17, "
 		       "or not its CONFIG_MODULE_COMPRESS_* format)";
-	return errtext(-err);
+	return secureboot_module_error(-err);
 }
 
 /*
@@ -178,7 +178,8 @@ static int load_one(void *ctx, const struct module *m, const char *reason)
 out:
 	if (err) {
 		log_warn("unable to load module %s (%s): %s", m->name, m->path,
-			 flags ? decompress_error(err) : errtext(-err));
+			 flags ? decompress_error(err) :
+			 secureboot_module_error(-err));
 		return err;
 	}
 	modules_loaded++;

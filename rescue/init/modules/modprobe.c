@@ -106,7 +106,7 @@ static int insmod_main(int argc, char *argv[])
 			errno == ENOENT ? "unknown symbol in the module, or "
 			"unknown parameter (see dmesg); modprobe loads its "
 			"dependencies first" : errno == EEXIST ?
-			"it is loaded already" : errtext(errno));
+			"it is loaded already" : secureboot_module_error(errno));
 		close(fd);
 		return 1;
 	}
