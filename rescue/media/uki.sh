@@ -50,7 +50,6 @@ NAME="devtmpfs-rescue"
 ID=devtmpfs-rescue
 PRETTY_NAME="devtmpfs-rescue${1:+ ($1)}"
 VERSION_ID="${1:-unknown}"
-HOME_URL="https://github.com/devtmpfs-rescue"
 OSREL
 }
 
