@@ -40,6 +40,9 @@ DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian
 # with Microsoft's keys, and with Debian's snakeoil test key).
 DEPS_PACKAGES += grub-pc-bin grub-efi-amd64-bin grub-efi-amd64-signed shim-signed \
 	xorriso mtools systemd-boot-efi sbsigntool ovmf
+# A signed Unified Kernel Image with the same bytes for the same inputs:
+# mkrescue-media uki runs sbsign under faketime (tests/groups/uki.sh).
+DEPS_PACKAGES += faketime
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
 # always goes where dracut looks for modules.
@@ -106,6 +109,10 @@ TEST_GROUPS += media
 # TFTP and HTTP, under BIOS and UEFI (refused with Secure Boot), with SSH,
 # per MAC, and by four machines at once (tests/groups/netboot.sh).
 TEST_GROUPS += netboot
+# mkrescue-media uki: Unified Kernel Images of the stock kernels booted by
+# OVMF from an ESP, signed under Secure Boot, refused unsigned; the
+# kernel-install plugin's systemd-boot entry (tests/groups/uki.sh).
+TEST_GROUPS += uki
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.  The other
 # bases build while the other groups run (tests/run, TESTS_BACKGROUND):
