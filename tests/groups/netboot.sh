@@ -42,17 +42,6 @@ nic() {
 	NIC=(--qemu-arg -nic --qemu-arg "user,model=virtio-net-pci,mac=$1,bootfile=$2${3:+,$3}")
 }
 
-# A TCP port of 127.0.0.1 that nothing listens on (as network.sh's).
-free_port() {
-	local p
-	command -v ss >/dev/null ||
-		{ fail "no ss to find a free port with (iproute2: make deps)"; return 1; }
-	for p in $(shuf -i 20000-60000 -n 50); do
-		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return 0; }
-	done
-	fail "no free TCP port on 127.0.0.1"
-}
-
 # http_start DIR: busybox httpd serving DIR on 127.0.0.1:HTTP_PORT only,
 # logging each request to $T/httpd.log; back once it listens.  It is
 # stopped by http_stop, or when the test's shell exits.
@@ -186,6 +175,12 @@ test_http_boots_the_root_under_bios() {
 	expect_netboot_root "$T/console.log" http
 }
 
+# stock_rescue_img KVER: $T/rescue.img, mkrescue -k's image of KVER.
+stock_rescue_img() {
+	"$BUILD/mkrescue" -k "$1" --init "$RESCUE_INIT" --no-storage -o "$T/rescue.img" \
+		2>"$T/mkrescue.log" || { fail "mkrescue -k $1 failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+}
+
 # Under UEFI (OVMF, Secure Boot off), the iPXE of the NIC's EFI ROM:
 # it starts the kernel through its EFI stub, which reads the image by
 # the initrd=rescue.img that boot.ipxe gives (the patched kernel has no
@@ -193,9 +188,7 @@ test_http_boots_the_root_under_bios() {
 # the rescue system takes its own lease, as the script's line asks.
 test_http_boots_the_root_under_uefi_with_ip_dhcp() {
 	local kver status
-	kver=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --no-storage -o "$T/rescue.img" \
-		2>"$T/mkrescue.log" || { fail "mkrescue -k $kver failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+	kver=$(stock_kernel_version) && stock_rescue_img "$kver" || return 1
 	netboot_folder "/boot/vmlinuz-$kver" "$T/rescue.img" "root=UUID=$ROOT_UUID" --ip dhcp &&
 	netboot_root "$T/root.img" "$ROOT_UUID" root uefi &&
 	http_start "$T/srv" || return 1
@@ -223,9 +216,7 @@ test_http_boots_the_root_under_uefi_with_ip_dhcp() {
 # such machines to mkrescue-media iso.
 test_secure_boot_refuses_the_kernel_and_says_so() {
 	local kver status
-	kver=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" -k "$kver" --init "$RESCUE_INIT" --no-storage -o "$T/rescue.img" \
-		2>"$T/mkrescue.log" || { fail "mkrescue -k $kver failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
+	kver=$(stock_kernel_version) && stock_rescue_img "$kver" || return 1
 	netboot_folder "/boot/vmlinuz-$kver" "$T/rescue.img" "" && http_start "$T/srv" || return 1
 	nic 52:54:00:12:34:56 "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe"
 	VM_TIMEOUT=$NETBOOT_VM_TIMEOUT boot_vm "$T/console.log" --firmware uefi-secure --mem 512M \

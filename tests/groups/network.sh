@@ -147,17 +147,6 @@ EOF
 
 # ---- SSH (mkrescue --ssh-authorized-keys) -------------------------------
 
-# A TCP port of 127.0.0.1 that nothing listens on, for QEMU's hostfwd.
-free_port() {
-	local p
-	command -v ss >/dev/null ||
-		{ fail "no ss to find a free port with (iproute2: make deps)"; return 1; }
-	for p in $(shuf -i 20000-60000 -n 50); do
-		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return 0; }
-	done
-	fail "no free TCP port on 127.0.0.1"
-}
-
 # ssh_vm KVER APPEND DISK [MEM]: the guest in the background (SSH_PID)
 # with its port 22 forwarded from 127.0.0.1:SSH_PORT only; back once
 # dropbear listens, else the guest is stopped and the test fails.

@@ -358,6 +358,18 @@ wait_log() {
 	return 1
 }
 
+# free_port: a TCP port of 127.0.0.1 that nothing listens on, for
+# QEMU's hostfwd or a server a test starts there.
+free_port() {
+	local p
+	command -v ss >/dev/null ||
+		{ fail "no ss to find a free port with (iproute2: make deps)"; return 1; }
+	for p in $(shuf -i 20000-60000 -n 50); do
+		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return 0; }
+	done
+	fail "no free TCP port on 127.0.0.1"
+}
+
 # start_vm APPEND run-vm-args: boot in the background with a monitor.
 start_vm() {
 	local append=$1
