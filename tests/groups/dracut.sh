@@ -268,8 +268,11 @@ test_install_puts_files_in_place_and_uninstall_removes_them() {
 	make -s -C "$TOP" install DESTDIR="$dest" PREFIX=/usr >"$T/install.log" 2>&1 ||
 		{ fail "make install failed:" "$(tail -5 "$T/install.log")"; return 1; }
 	files=$(cd "$dest" && find . -type f | sort | tr '\n' ' ')
-	[ "$files" = "./usr/lib/devtmpfs-rescue/rescue-init ./usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh ./usr/sbin/mkrescue ./usr/share/devtmpfs-rescue/disk-tools ./usr/share/devtmpfs-rescue/lvm.conf ./usr/share/devtmpfs-rescue/mdadm.conf ./usr/share/devtmpfs-rescue/module-classes ./usr/share/devtmpfs-rescue/modules.list ./usr/share/devtmpfs-rescue/storage-layers ./usr/share/devtmpfs-rescue/tool-confs ./usr/share/man/man8/mkrescue.8 ./usr/share/man/man8/rescue-init.8 " ] ||
+	[ "$files" = "./usr/lib/devtmpfs-rescue/media/iso.sh ./usr/lib/devtmpfs-rescue/media/netboot.sh ./usr/lib/devtmpfs-rescue/media/uki.sh ./usr/lib/devtmpfs-rescue/rescue-init ./usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh ./usr/sbin/mkrescue ./usr/sbin/mkrescue-media ./usr/share/devtmpfs-rescue/disk-tools ./usr/share/devtmpfs-rescue/lvm.conf ./usr/share/devtmpfs-rescue/mdadm.conf ./usr/share/devtmpfs-rescue/module-classes ./usr/share/devtmpfs-rescue/modules.list ./usr/share/devtmpfs-rescue/storage-layers ./usr/share/devtmpfs-rescue/tool-confs ./usr/share/man/man8/mkrescue-media.8 ./usr/share/man/man8/mkrescue.8 ./usr/share/man/man8/rescue-init.8 " ] ||
 		{ fail "make install wrote: $files"; return 1; }
+	# The installed mkrescue-media reads its kinds where they were installed.
+	grep -qx 'media_lib=/usr/lib/devtmpfs-rescue/media' "$dest/usr/sbin/mkrescue-media" ||
+		{ fail "the installed mkrescue-media does not name the installed kinds"; return 1; }
 	grep -q '^rescue_init_installed=/usr/lib/devtmpfs-rescue/rescue-init$' \
 		"$dest/usr/lib/dracut/modules.d/99devtmpfs-rescue/module-setup.sh" ||
 		{ fail "module-setup.sh does not name the installed rescue-init"; return 1; }
@@ -279,7 +282,8 @@ test_install_puts_files_in_place_and_uninstall_removes_them() {
 		{ fail "make uninstall failed:" "$(tail -5 "$T/uninstall.log")"; return 1; }
 	files=$(cd "$dest" && find . -type f -o -type l | tr '\n' ' ')
 	[ -z "$files" ] || { fail "make uninstall left: $files"; return 1; }
-	for d in usr/lib/devtmpfs-rescue usr/share/devtmpfs-rescue usr/lib/dracut/modules.d/99devtmpfs-rescue; do
+	for d in usr/lib/devtmpfs-rescue usr/share/devtmpfs-rescue usr/lib/dracut/modules.d/99devtmpfs-rescue \
+		usr/lib/devtmpfs-rescue/media; do
 		[ ! -e "$dest/$d" ] || { fail "make uninstall left the directory /$d"; return 1; }
 	done
 }
