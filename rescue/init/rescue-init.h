@@ -337,8 +337,6 @@ void readonly_before_switch(void);
 const char *readonly_noreplay(const char *fstype);
 
 /* secureboot.c: Secure Boot and the kernel's lockdown, for rescue-ls and modules */
-int secureboot_enforced(void);
-int secureboot_lockdown(char *mode, size_t size);
 void secureboot_report(devtable_line_fn *fn, void *ctx);
 const char *secureboot_module_error(int err);
 

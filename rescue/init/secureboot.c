@@ -59,7 +59,7 @@ static int read_pseudo(const char *type, const char *dir, const char *path,
 }
 
 /* 1 when the firmware enforces Secure Boot, 0 when not, -ENODEV on BIOS. */
-int secureboot_enforced(void)
+static int secureboot_enforced(void)
 {
 	char buf[BOOT_PARAMS_SECURE_BOOT + 2];
 	struct stat st;
@@ -84,7 +84,7 @@ int secureboot_enforced(void)
  * The kernel's lockdown mode ("none", "integrity", "confidentiality")
  * into MODE: 0, or -errno (-ENOENT: a kernel without the lockdown LSM).
  */
-int secureboot_lockdown(char *mode, size_t size)
+static int secureboot_lockdown(char *mode, size_t size)
 {
 	char buf[64], *open, *close;
 	int err;
@@ -102,13 +102,19 @@ int secureboot_lockdown(char *mode, size_t size)
 	return 0;
 }
 
+/* Whether the kernel is locked down, its mode (or "") into MODE. */
+static bool locked_down(char *mode, size_t size)
+{
+	*mode = '\0';
+	return !secureboot_lockdown(mode, size) && strcmp(mode, "none");
+}
+
 /* rescue-ls's line, on an EFI machine or a locked-down kernel. */
 void secureboot_report(devtable_line_fn *fn, void *ctx)
 {
-	char mode[32] = "", line[256];
+	char mode[32], line[256];
 	int sb = secureboot_enforced();
-	bool locked = !secureboot_lockdown(mode, sizeof(mode)) &&
-		      strcmp(mode, "none");
+	bool locked = locked_down(mode, sizeof(mode));
 
 	if (sb < 0 && sb != -ENODEV)
 		snprintf(line, sizeof(line), "Secure Boot: unknown (%s)",
@@ -139,8 +145,7 @@ const char *secureboot_module_error(int err)
 
 	switch (err) {
 	case EKEYREJECTED:
-		if (!secureboot_lockdown(mode, sizeof(mode)) &&
-		    strcmp(mode, "none"))
+		if (locked_down(mode, sizeof(mode)))
 			return "the kernel is locked down (Secure Boot) and loads only modules signed by a key it trusts: this one is unsigned or signed by another key (EKEYREJECTED)";
 		return "the kernel wants a valid signature (module.sig_enforce) and this module has none it trusts (EKEYREJECTED)";
 	case EBADMSG:
@@ -148,8 +153,7 @@ const char *secureboot_module_error(int err)
 	case ENOKEY:
 		return "it is signed by a key the kernel does not have (ENOKEY)";
 	case EPERM:	/* lockdown without module.sig_enforce */
-		if (!secureboot_lockdown(mode, sizeof(mode)) &&
-		    strcmp(mode, "none"))
+		if (locked_down(mode, sizeof(mode)))
 			return "the kernel is locked down (Secure Boot) and loads only modules signed by a key it trusts: this one is unsigned or signed by another key (EPERM)";
 		break;
 	}
