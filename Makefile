@@ -113,6 +113,12 @@ TEST_GROUPS += netboot
 # OVMF from an ESP, signed under Secure Boot, refused unsigned; the
 # kernel-install plugin's systemd-boot entry (tests/groups/uki.sh).
 TEST_GROUPS += uki
+# The console keymap at the LUKS prompt, typed on the VGA console through
+# QEMU's sendkey (tests/groups/keymap.sh): loadkeys -b (kbd) compiles it,
+# ckbcomp (console-setup) makes the XKB layouts of /etc/default/keyboard
+# and --keymap de into kbd's text format first.
+TEST_GROUPS += keymap
+DEPS_PACKAGES += kbd console-setup
 CHECK_DEPS  = $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img
 # The kernel groups boot every base; the others need only 6.1.  The other
 # bases build while the other groups run (tests/run, TESTS_BACKGROUND):

@@ -244,6 +244,43 @@ devtmpfs_rescue_ssh_install() {
         echo 'root:x:0:0:root:/root:/bin/sh' >>"$initdir/etc/passwd"
 }
 
+# The console keymap rescue-init loads before the passphrase prompt
+# (dracut's i18n hooks do not run under it): devtmpfs_rescue_keymap= in
+# dracut.conf (or DEVTMPFS_RESCUE_KEYMAP): a kbd keymap, or an XKB
+# layout as LAYOUT[:VARIANT], "us" for none; else the host's: KEYMAP= of
+# /etc/vconsole.conf, which dracut's i18n takes, or XKBLAYOUT= of
+# /etc/default/keyboard (Debian's console-setup).  Compiled by loadkeys
+# -b, as mkrescue --keymap does, into the files rescue-init reads
+# (rescue/lib/contract.h: RESCUE_KEYMAP_PATH, RESCUE_KEYMAP_NAME_PATH).
+devtmpfs_rescue_keymap_install() {
+    local name=${devtmpfs_rescue_keymap:-${DEVTMPFS_RESCUE_KEYMAP:-}} from=dracut.conf
+    local map=$initdir/etc/rescue-keymap.bmap layout variant options out
+    if [[ ! $name && -r /etc/vconsole.conf ]]; then
+        name=$(. /etc/vconsole.conf && echo "${KEYMAP:-}") from=/etc/vconsole.conf
+    fi
+    if [[ ! $name && -r /etc/default/keyboard ]]; then
+        IFS=$'\t' read -r layout variant options < <(. /etc/default/keyboard &&
+            printf '%s\t%s\t%s\n' "${XKBLAYOUT:-}" "${XKBVARIANT:-}" "${XKBOPTIONS:-}")
+        name=$layout${variant:+:$variant} from=/etc/default/keyboard
+    fi
+    [[ $name && $name != us ]] || return 0
+    layout=${name%%:*} variant=
+    [[ $name == *:* ]] && variant=${name#*:}
+    mkdir -p "$initdir/etc"
+    # loadkeys looks for a name in its working directory first: from /
+    if ! out=$(cd / && loadkeys -q -u -b "$name" 2>&1 >"$map") &&
+        ! out=$(cd / && ckbcomp -compact -layout "$layout" -variant "$variant" \
+            ${options:+-option "$options"} 2>&1 >"$map.kmap" &&
+            loadkeys -q -u -b - <"$map.kmap" 2>&1 >"$map"); then
+        rm -f "$map" "$map.kmap"
+        dwarn "devtmpfs-rescue: the console keymap $name ($from) is not in the image, which types in US: $(grep -v -m1 '^WARNING' <<<"$out")"
+        return 0
+    fi
+    rm -f "$map.kmap"
+    echo "$name" >"$initdir/etc/rescue-keymap.name"
+    dinfo "devtmpfs-rescue: console keymap $name ($from), loaded by rescue-init; rd.vconsole.keymap=us types in US"
+}
+
 # What only dracut's own /init, systemd, udevd and plymouth run, relative
 # to $initdir: rescue-init runs none of it.  The libraries that only
 # these need go with them: dracut resolves the libraries of what is
@@ -439,6 +476,7 @@ install() {
     inst_multiple -o sh ls cat mount umount dmesg blkid lsblk fdisk sfdisk \
         e2fsck fsck less vi grep sed reboot poweroff
     devtmpfs_rescue_disk_tools_install
+    devtmpfs_rescue_keymap_install
 
     if [[ ${devtmpfs_rescue_keep_dracut:-} == yes ]]; then
         dinfo "devtmpfs-rescue: /init is rescue-init from $rescue_init${previous:+; the previous /init ($previous) is kept as /init.dracut}"

@@ -384,6 +384,7 @@ static __attribute__((noreturn)) void pid1_main(int argc, char *argv[],
 	crash_set_policy(cmd.shell, cmd.panic_s);
 	if (!cmd.shell)
 		shell_disable();
+	keymap_load(&cmd);	/* before any prompt or shell */
 
 	if (crashes) {
 		restart_after_crash(crashes);

@@ -99,6 +99,11 @@ size_t cmdline_get_all(const struct cmdline *c, const char *key,
 		       const char **out, size_t max);
 bool cmdline_flag(const struct cmdline *c, const char *key, bool dflt);
 
+/* keymap.c: the image's console keymap, before any prompt */
+void keymap_load(const struct cmdline *c);
+const char *keymap_name(void);
+int keymap_as_us(const char *in, size_t len, char *out, size_t size);
+
 /* blkdev.c */
 struct ptentry {
 	unsigned partno;

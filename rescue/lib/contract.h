@@ -35,6 +35,13 @@
 #define RESCUE_SH		"sh"
 #define RESCUE_SH_PATH		"bin/" RESCUE_SH	/* in the image */
 
+/*
+ * The console keymap that mkrescue --keymap and the dracut module
+ * compile (loadkeys -b) and rescue-init loads (keymap.c), and its name.
+ */
+#define RESCUE_KEYMAP_PATH	"/etc/rescue-keymap.bmap"
+#define RESCUE_KEYMAP_NAME_PATH	"/etc/rescue-keymap.name"
+
 /* What rescue-init leaves for the rescue shell, rescue-* and SSH logins. */
 #define RESCUE_RUN_DIR		"/run/rescue"
 #define RESCUE_LUKS_WAITING	RESCUE_RUN_DIR "/luks-waiting"

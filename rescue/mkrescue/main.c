@@ -160,6 +160,8 @@ static int gather(struct list *l, const struct options *o)
 		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key,
 			      o->ssh_default_host_key);
 	hostpath_free(&hp);
+	if (!err)
+		err = keymap_add(l, o->keymap, o->kmoddir != NULL);
 	for (i = 0; !err && i < o->ninclude; i++)
 		err = include_add(l, o->include[i]);
 	if (!err)

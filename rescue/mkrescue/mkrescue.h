@@ -186,6 +186,9 @@ int storage_add_tools(struct list *l, struct hostpath *hp, bool required,
 		      const char *datadir, const char *file, int column,
 		      const char *why);
 
+/* keymap.c: --keymap, else with MACHINE (-k) the machine's layout */
+int keymap_add(struct list *l, const char *keymap, bool machine);
+
 /* disktools.c: --disk-tools, the tools of rescue/share/disk-tools */
 int disktools_add(struct list *l, struct hostpath *hp, bool required,
 		  const char *datadir);

@@ -256,6 +256,30 @@ static void no_passphrase(struct luks *x, int err)
 }
 
 /*
+ * A passphrase refused as typed under the image's keymap: the same keys
+ * as the kernel's US map reads them, once (a passphrase set before the
+ * layout changed; docs/decisions.md, "keymap").  CRYPTSETUP_BAD_KEY
+ * when that opens nothing either, or there is nothing else to try.
+ */
+static int retry_as_us(struct luks *x, const char *pass, size_t len)
+{
+	char us[LUKS_PASS_MAX];
+	int n, r;
+
+	n = keymap_as_us(pass, len, us, sizeof(us));
+	if (n <= 0)
+		return CRYPTSETUP_BAD_KEY;
+	r = open_with(x, us, (size_t)n);
+	explicit_bzero(us, sizeof(us));
+	if (r == 0)
+		log_warn("luks: %s opened with the keys typed read as the US "
+			 "layout types them, not as %s: a passphrase set in "
+			 "US (rd.vconsole.keymap=us types in US)", x->node,
+			 keymap_name());
+	return r;
+}
+
+/*
  * Three tries; a wrong one says so and asks again.  However it fails,
  * it is asked again at the next attempt of the boot (luks_root_wait_over()).
  */
@@ -280,6 +304,9 @@ static int prompt(struct luks *x)
 		snprintf(question, sizeof(question), "Passphrase for %s (LUKS "
 			 "UUID %s)%s: ", x->node, x->uuid,
 			 try > 1 ? ", again" : "");
+		log_info("luks: %s (UUID %s) waits for its passphrase on the "
+			 "console, keymap %s (try %d of %d)", x->node, x->uuid,
+			 keymap_name(), try, LUKS_TRIES);
 		n = luksprompt_ask(&con, question, prompt_timeout_s, pass,
 				   sizeof(pass));
 		unlink(RESCUE_LUKS_WAITING);
@@ -301,6 +328,8 @@ static int prompt(struct luks *x)
 			break;
 		}
 		r = open_with(x, pass, (size_t)n);
+		if (r == CRYPTSETUP_BAD_KEY)
+			r = retry_as_us(x, pass, (size_t)n);
 		explicit_bzero(pass, sizeof(pass));
 		if (r != CRYPTSETUP_BAD_KEY)
 			break;
