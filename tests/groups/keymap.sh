@@ -130,3 +130,122 @@ keymap_dracut() {
 test_keymap_dracut_german_passphrase_on_vga() {
 	for_each_stock_kernel keymap_dracut
 }
+
+# ---- mkrescue alone, no VM --------------------------------------------
+
+# keymap_image OUT ARGS...: mkrescue with the stand-in init and ARGS,
+# its messages in $T/stderr.
+keymap_image() { # out args...
+	local out=$1
+	shift
+	"$BUILD/mkrescue" --init "$BUILD/obj/mkrescue/test-init" -v "$@" -o "$out" \
+		2>"$T/stderr" ||
+		{ fail "mkrescue $* failed:" "$(grep -v ': module \|^mkrescue: /' "$T/stderr")"; return 1; }
+}
+
+# The keymap of the image IMG, extracted into $T/x: binary (loadkmap's
+# magic, the size its flags give), named NAME.
+expect_keymap_in() { # img name
+	local size tables
+	rm -rf "$T/x" && mkdir -p "$T/x" && (cd "$T/x" && bsdcpio -id --quiet <"$1") ||
+		{ fail "unable to extract $1"; return 1; }
+	[ -s "$T/x/etc/rescue-keymap.bmap" ] ||
+		{ fail "no /etc/rescue-keymap.bmap in $1"; return 1; }
+	[ "$(head -c7 "$T/x/etc/rescue-keymap.bmap")" = bkeymap ] ||
+		{ fail "/etc/rescue-keymap.bmap of $1 is not a binary keymap"; return 1; }
+	size=$(stat -c %s "$T/x/etc/rescue-keymap.bmap")
+	tables=$(head -c 263 "$T/x/etc/rescue-keymap.bmap" | tail -c 256 | od -An -tu1 -v |
+		tr -s ' ' '\n' | grep -c '^1$')
+	[ "$size" -eq $((263 + tables * 256)) ] ||
+		{ fail "/etc/rescue-keymap.bmap of $1: $size bytes for $tables tables"; return 1; }
+	[ "$(cat "$T/x/etc/rescue-keymap.name")" = "$2" ] ||
+		{ fail "/etc/rescue-keymap.name of $1: $(cat "$T/x/etc/rescue-keymap.name"), not $2"; return 1; }
+}
+
+# --keymap: an XKB layout and variant compiled, a binary map shipped as
+# it is, a kbd text map compiled, us ships nothing, a name that is
+# neither kbd's nor XKB's fails in one line that names it.
+test_keymap_mkrescue_option() {
+	command -v loadkeys >/dev/null && command -v ckbcomp >/dev/null ||
+		{ fail "no loadkeys or ckbcomp (make deps: kbd, console-setup)"; return 1; }
+	keymap_image "$T/de.img" --keymap de &&
+	expect_keymap_in "$T/de.img" de &&
+	cp "$T/x/etc/rescue-keymap.bmap" "$T/de.bmap" &&
+	keymap_image "$T/nodead.img" --keymap de:nodeadkeys &&
+	expect_keymap_in "$T/nodead.img" de:nodeadkeys &&
+	keymap_image "$T/bin.img" --keymap "$T/de.bmap" &&
+	expect_keymap_in "$T/bin.img" "$T/de.bmap" &&
+	cmp -s "$T/de.bmap" "$T/x/etc/rescue-keymap.bmap" ||
+		{ fail "a binary --keymap was not shipped as it is"; return 1; }
+	ckbcomp fr >"$T/fr.kmap" 2>/dev/null &&
+	keymap_image "$T/fr.img" --keymap "$T/fr.kmap" &&
+	expect_keymap_in "$T/fr.img" "$T/fr.kmap" || return 1
+	keymap_image "$T/us.img" --keymap us || return 1
+	grep -q '^mkrescue: console keymap us (--keymap): the kernel.s own, none shipped$' "$T/stderr" ||
+		{ fail "no line for --keymap us:" "$(grep keymap "$T/stderr")"; return 1; }
+	bsdcpio -itn <"$T/us.img" 2>/dev/null | grep -q rescue-keymap &&
+		{ fail "--keymap us shipped a keymap"; return 1; }
+	"$BUILD/mkrescue" --init "$BUILD/obj/mkrescue/test-init" --keymap xx-nowhere \
+		-o "$T/xx.img" 2>"$T/stderr" &&
+		{ fail "--keymap xx-nowhere made an image"; return 1; }
+	[ "$(wc -l <"$T/stderr")" -eq 1 ] &&
+	grep -q '^mkrescue: unable to compile the console keymap xx-nowhere: .*ckbcomp.*; as a kbd keymap: ' "$T/stderr" ||
+		{ fail "--keymap xx-nowhere: not one line naming it:" "$(cat "$T/stderr")"; return 1; }
+	[ ! -e "$T/xx.img" ] || fail "--keymap xx-nowhere left $T/xx.img"
+}
+
+# With -k (here --kmoddir) and no --keymap, the machine's: XKBLAYOUT=
+# and XKBVARIANT= of /etc/default/keyboard, seen through a private mount
+# namespace where a file of the test's is bind-mounted on it (the host's
+# own is never changed); "us" there ships nothing.
+test_keymap_mkrescue_takes_the_machine_layout() {
+	[ -e /etc/default/keyboard ] ||
+		{ skip "no /etc/default/keyboard to mount over (make deps: console-setup)"; return 0; }
+	[ ! -e /etc/vconsole.conf ] ||
+		{ skip "/etc/vconsole.conf names this machine's keymap first"; return 0; }
+	mkdir -p "$T/kmod/kernel" && : >"$T/kmod/modules.dep" || return 1
+	printf 'XKBMODEL="pc105"\nXKBLAYOUT="%s"\nXKBVARIANT="%s"\n' de nodeadkeys >"$T/keyboard.de"
+	printf 'XKBLAYOUT=us\nXKBVARIANT=\n' >"$T/keyboard.us"
+	local k
+	for k in de us; do
+		# shellcheck disable=SC2016 # the script expands its own arguments
+		unshare --mount --propagation private sh -c \
+			'mount --bind "$1" /etc/default/keyboard && shift && exec "$@"' _ \
+			"$T/keyboard.$k" "$BUILD/mkrescue" --init "$BUILD/obj/mkrescue/test-init" -v \
+			--kmoddir "$T/kmod" --no-storage --no-disk-tools -o "$T/$k.img" 2>"$T/stderr.$k" ||
+			{ fail "mkrescue --kmoddir with XKBLAYOUT=$k failed:" "$(tail -3 "$T/stderr.$k")"; return 1; }
+	done
+	expect_keymap_in "$T/de.img" de:nodeadkeys &&
+	grep -q '^mkrescue: console keymap de:nodeadkeys (/etc/default/keyboard): 2823 bytes$' "$T/stderr.de" ||
+		{ fail "no line for the machine's de:nodeadkeys:" "$(grep 'keymap [^/]' "$T/stderr.de")"; return 1; }
+	grep -q '^mkrescue: console keymap us (/etc/default/keyboard): the kernel.s own, none shipped$' "$T/stderr.us" ||
+		{ fail "no line for the machine's us:" "$(grep 'keymap [^/]' "$T/stderr.us")"; return 1; }
+}
+
+# The dracut module's keymap step alone (its dinfo and dwarn as lines):
+# with no devtmpfs_rescue_keymap=, the layout of /etc/default/keyboard,
+# bind-mounted as above; devtmpfs_rescue_keymap=us ships nothing.
+test_keymap_dracut_module_takes_the_machine_layout() {
+	[ -e /etc/default/keyboard ] ||
+		{ skip "no /etc/default/keyboard to mount over (make deps: console-setup)"; return 0; }
+	[ ! -e /etc/vconsole.conf ] ||
+		{ skip "/etc/vconsole.conf names this machine's keymap first"; return 0; }
+	printf 'XKBLAYOUT="de"\nXKBVARIANT=""\n' >"$T/keyboard"
+	# shellcheck disable=SC2016 # the script expands its own arguments
+	unshare --mount --propagation private bash -c '
+		mount --bind "$1" /etc/default/keyboard || exit 1
+		dinfo() { echo "I: $*"; }
+		dwarn() { echo "W: $*"; }
+		. "$2"
+		initdir=$3/img devtmpfs_rescue_keymap_install
+		initdir=$3/none devtmpfs_rescue_keymap=us devtmpfs_rescue_keymap_install
+	' _ "$T/keyboard" "$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" "$T" \
+		>"$T/lines" 2>&1 || { fail "the module's keymap step failed:" "$(cat "$T/lines")"; return 1; }
+	grep -q '^I: devtmpfs-rescue: console keymap de (/etc/default/keyboard), loaded by rescue-init; rd.vconsole.keymap=us types in US$' "$T/lines" ||
+		{ fail "no line for the machine's de:" "$(cat "$T/lines")"; return 1; }
+	[ "$(head -c7 "$T/img/etc/rescue-keymap.bmap")" = bkeymap ] &&
+	[ "$(cat "$T/img/etc/rescue-keymap.name")" = de ] ||
+		{ fail "no binary keymap de in the image's /etc"; return 1; }
+	[ ! -e "$T/none/etc/rescue-keymap.bmap" ] ||
+		fail "devtmpfs_rescue_keymap=us shipped a keymap"
+}
