@@ -304,6 +304,7 @@ int keymap_add(struct list *l, const char *keymap, bool machine)
 			msg_verbose("no console keymap: neither %s nor %s names "
 				    "one; the console types in US",
 				    VCONSOLE_CONF, KEYBOARD_CONF);
+		xkb_free(&x);	/* a variant without a layout */
 		return 0;
 	}
 	if (x.layout)
