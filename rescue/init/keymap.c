@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rescue-init.h"
@@ -40,6 +41,9 @@ static const char us_shift[] = "\0\0" "!@#$%^&*()_+" "\0\0" "QWERTYUIOP{}"
 	"\0\0" "ASDFGHJKL:\"~" "\0" "|" "ZXCVBNM<>?" "\0\0\0" " ";
 #define US_KEYS		(sizeof(us_plain) - 1)
 #define KEY_102ND	86	/* the key beside left shift: < > in US */
+
+/* The image's map; one byte more: a longer file is cut, and refused. */
+static unsigned char map[BKEYMAP_MAX + 2];
 
 /* What was loaded: its name, and its plain and shifted tables. */
 static struct {
@@ -66,38 +70,41 @@ static void read_name(char *name, size_t size)
  * The tables of a binary keymap: their count, or -EINVAL when the size
  * does not match the flags (a text keymap, a truncated file).
  */
-static int count_tables(const unsigned char *map, size_t len)
+static int count_tables(const unsigned char *m, size_t len)
 {
 	size_t i, n = 0;
 
 	if (len < BKEYMAP_HEAD ||
-	    memcmp(map, BKEYMAP_MAGIC, sizeof(BKEYMAP_MAGIC) - 1))
+	    memcmp(m, BKEYMAP_MAGIC, sizeof(BKEYMAP_MAGIC) - 1))
 		return -EINVAL;
 	for (i = 0; i < MAX_NR_KEYMAPS; i++) {
-		if (map[sizeof(BKEYMAP_MAGIC) - 1 + i] > 1)
+		if (m[sizeof(BKEYMAP_MAGIC) - 1 + i] > 1)
 			return -EINVAL;
-		n += map[sizeof(BKEYMAP_MAGIC) - 1 + i];
+		n += m[sizeof(BKEYMAP_MAGIC) - 1 + i];
 	}
 	return len == BKEYMAP_HEAD + n * BKEYMAP_TABLE ? (int)n : -EINVAL;
 }
 
-/* Every entry of every table to the kernel; keeps the first two. */
-static int send_tables(int fd, const unsigned char *map)
+/*
+ * Every entry of every table to the kernel (fd < 0: to nobody); keeps
+ * the first two, plain and shifted, for keymap_as_us().
+ */
+static int send_tables(int fd, const unsigned char *m)
 {
-	const unsigned char *p = map + BKEYMAP_HEAD;
+	const unsigned char *p = m + BKEYMAP_HEAD;
 	struct kbentry ke;
 	unsigned t, k;
 	uint16_t v;
 
 	for (t = 0; t < MAX_NR_KEYMAPS; t++) {
-		if (!map[sizeof(BKEYMAP_MAGIC) - 1 + t])
+		if (!m[sizeof(BKEYMAP_MAGIC) - 1 + t])
 			continue;
 		for (k = 0; k < BKEYMAP_KEYS; k++, p += sizeof(v)) {
 			memcpy(&v, p, sizeof(v));
 			ke = (struct kbentry){ .kb_table = (unsigned char)t,
 					       .kb_index = (unsigned char)k,
 					       .kb_value = v };
-			if (ioctl(fd, KDSKBENT, &ke))
+			if (fd >= 0 && ioctl(fd, KDSKBENT, &ke))
 				return -errno;
 			if (t < 2)
 				km.table[t][k] = v;
@@ -122,8 +129,40 @@ static const char *asked(const struct cmdline *c, const char **key)
 	return v && *v ? v : NULL;
 }
 
+/*
+ * For rescue-mount and rescue-unlock, rescue-init under another name in
+ * the shell: which keymap PID 1 loaded, in RESCUE_KEYMAP_LOADED.
+ */
+static void note_loaded(void)
+{
+	int fd;
+
+	mkdir(RESCUE_RUN_DIR, 0755);
+	fd = open(RESCUE_KEYMAP_LOADED, O_WRONLY | O_CREAT | O_TRUNC |
+		  O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (writefile_all(fd, km.name, strlen(km.name)))
+		log_debug("keymap: unable to write %s", RESCUE_KEYMAP_LOADED);
+	close(fd);
+}
+
+/* In a process other than PID 1: the tables PID 1 loaded, if it did. */
+static void from_pid1(void)
+{
+	size_t len;
+
+	if (km.loaded || getpid() == 1 || access(RESCUE_KEYMAP_LOADED, F_OK))
+		return;
+	if (readfile_into(RESCUE_KEYMAP_PATH, (char *)map, sizeof(map), &len) ||
+	    count_tables(map, len) < 0 || send_tables(-1, map))
+		return;
+	read_name(km.name, sizeof(km.name));
+	km.loaded = true;
+}
+
 /* The map's bytes to the console; one line says what came of it. */
-static void load(const unsigned char *map, size_t len)
+static void load(size_t len)
 {
 	uint64_t t0 = log_now_us();
 	int tables, fd, err;
@@ -153,6 +192,7 @@ static void load(const unsigned char *map, size_t len)
 		return;
 	}
 	km.loaded = true;
+	note_loaded();
 	log_info("keymap: loaded %s (%d tables) in %llu us; "
 		 "rd.vconsole.keymap=us types in US", km.name, tables,
 		 (unsigned long long)(log_now_us() - t0));
@@ -161,13 +201,12 @@ static void load(const unsigned char *map, size_t len)
 /* The image's keymap to the console, unless the command line says us. */
 void keymap_load(const struct cmdline *c)
 {
-	/* one byte more: a longer file is cut, and refused */
-	static unsigned char map[BKEYMAP_MAX + 2];
 	const char *want, *key;
 	size_t len;
 	int err;
 
 	km.loaded = false;
+	unlink(RESCUE_KEYMAP_LOADED);
 	err = readfile_into(RESCUE_KEYMAP_PATH, (char *)map, sizeof(map), &len);
 	want = asked(c, &key);
 	if (err == -ENOENT) {
@@ -191,12 +230,13 @@ void keymap_load(const struct cmdline *c)
 	if (want && strcmp(want, km.name))
 		log_warn("keymap: unable to use %s=%s: this image has only %s "
 			 "(and us); loading %s", key, want, km.name, km.name);
-	load(map, len);
+	load(len);
 }
 
 /* The loaded keymap's name, or "us" when the kernel's map is in use. */
 const char *keymap_name(void)
 {
+	from_pid1();
 	return km.loaded ? km.name : "us";
 }
 
@@ -268,6 +308,7 @@ int keymap_as_us(const char *in, size_t len, char *out, size_t size)
 	long cp;
 	int n;
 
+	from_pid1();
 	if (!km.loaded)
 		return -ENOENT;
 	while (i < len) {

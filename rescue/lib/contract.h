@@ -47,6 +47,8 @@
 #define RESCUE_LUKS_WAITING	RESCUE_RUN_DIR "/luks-waiting"
 #define RESCUE_LUKS_PASS_FIFO	RESCUE_RUN_DIR "/luks-passphrase"
 #define RESCUE_LUKS_STATUS	RESCUE_RUN_DIR "/luks-status"
+/* The name of the keymap PID 1 loaded (rescue/init/keymap.c). */
+#define RESCUE_KEYMAP_LOADED	RESCUE_RUN_DIR "/keymap-loaded"
 #define RESCUE_SHELL_PID_FILE	RESCUE_RUN_DIR "/shell.pid"
 #define RESCUE_SSH_STARTED	RESCUE_RUN_DIR "/sshd-started"
 #define RESCUE_DROPBEAR_PID	RESCUE_RUN_DIR "/dropbear.pid"
