@@ -11,8 +11,9 @@
 # monitor's sendkey, which sends the keyboard's scancodes, not
 # characters.  Per stock kernel and generator, two boots of the same
 # image: the German keys open the root; with rd.vconsole.keymap=us the
-# US keys of the same passphrase do.  On 6.1 with mkrescue, a third: the
-# US keys under the German map open it at the prompt's US retry.
+# US keys of the same passphrase do.  On 6.1 with mkrescue, two more:
+# the US keys under the German map open it at the prompt's US retry;
+# in the rescue shell, rescue-mount typed in German asks in German.
 
 . "$TOP/tests/lib/dracut-lib.sh"
 
@@ -58,6 +59,8 @@ keymap_boot() {
 			for key in "$@"; do
 				monitor "$T/mon.sock" "sendkey $key"
 			done
+		else
+			monitor "$T/mon.sock" quit	# no prompt: not 240 s more
 		fi
 		# shellcheck disable=SC2154 # start_vm sets it
 		wait "$vm_pid"
@@ -65,6 +68,63 @@ keymap_boot() {
 		mv "$T/console.log" "$T/$case.log"
 		exit "$status"
 	) || { fail "$case: the VM failed:" "$(cat "$T/run-vm.err" 2>/dev/null)"; return 1; }
+}
+
+# The text of the VGA console (vgacon: a character and an attribute byte
+# a cell from 0xb8000, its scrolling within the first 32 KiB) into
+# $T/vga.txt, through the monitor's pmemsave (the file name relative to
+# QEMU's directory, $T: HMP would read the / of a path as a division).
+vga_text() {
+	rm -f "$T/vga.bin"
+	(cd "$T" && monitor "$T/mon.sock" "pmemsave 0xb8000 32768 vga.bin") && [ -s "$T/vga.bin" ] &&
+	perl -0777 -ne 'my $t = join "", map { substr($_, 0, 1) } unpack("(a2)*", $_);
+		$t =~ tr/\x00/ /; print $t' "$T/vga.bin" >"$T/vga.txt"
+}
+
+# wait_vga TEXT SECONDS: until the VGA console shows TEXT, or fail.
+wait_vga() {
+	local i
+	for ((i = 0; i < $2 * 2; i++)); do
+		vga_text && grep -qF -- "$1" "$T/vga.txt" && return 0
+		sleep 0.5
+	done
+	fail "no \"$1\" on the VGA console within $2 s:" "$(tr -s ' ' <"$T/vga.txt" 2>/dev/null | tail -c 600)"
+	return 1
+}
+
+# keymap_shell_boot: the same boot with rd.break=pre-mount: in the rescue
+# shell on tty0, "rescue-mount" typed with the German keys (its - is
+# where US has /), the passphrase at rescue-mount's own prompt, then
+# "exit": the boot goes on with the root that rescue-mount mounted.
+keymap_shell_boot() {
+	local kver key steps status
+	kver=$(stock_kernel_version) || return 1
+	(
+		# shellcheck disable=SC2034 # start_vm reads them
+		BZIMAGE=/boot/vmlinuz-$kver VM_TIMEOUT=$KEYMAP_VM_TIMEOUT
+		cd "$T" || exit 1	# QEMU's directory, pmemsave's
+		start_vm "root=UUID=$KEYMAP_ROOT_UUID console=tty0 rd.break=pre-mount" \
+			--mem 1G --disk "virtio-blk:$T/c.img" --qemu-arg -vga --qemu-arg std
+		keys() { for key in "$@"; do monitor "$T/mon.sock" "sendkey $key"; done; }
+		# the shell's line editor starts a moment after the line
+		wait_log "$T/console.log" "rescue: starting the rescue shell" 200 && sleep 3 &&
+			keys r e s c u e slash m o u n t ret &&
+			wait_vga "Passphrase for /dev/vda (LUKS UUID $KEYMAP_LUKS_UUID):" 60 &&
+			cp "$T/vga.txt" "$T/vga-prompt.txt" &&
+			keys "${KEYS_DE[@]}" &&
+			wait_vga "rescue-mount: mounted /dev/dm-0 on /newroot (ext4, ro)" 60 &&
+			cp "$T/vga.txt" "$T/vga-mounted.txt" && sleep 1 &&
+			keys e x i t ret
+		steps=$?
+		# a step failed: not 240 s more
+		[ "$steps" -eq 0 ] || monitor "$T/mon.sock" quit
+		# shellcheck disable=SC2154 # start_vm sets it
+		wait "$vm_pid"
+		status=$?
+		[ "$steps" -eq 0 ] || status=1
+		mv "$T/console.log" "$T/shell.log"
+		exit "$status"
+	) || { fail "shell: the VM failed:" "$(cat "$T/run-vm.err" 2>/dev/null)"; return 1; }
 }
 
 # The case's boot opened the container at the prompt under KEYMAP and
@@ -99,7 +159,14 @@ keymap_german_then_us() { # generator
 	keymap_boot retry "" "${KEYS_US[@]}" || return 1
 	expect_log "$T/retry.log" "rescue: luks: /dev/vda opened with the keys typed read as the US layout types them, not as de" \
 		"retry: the container opened at the US retry" &&
-	expect_field "$T/retry.log" keymap marker keymap-root
+	expect_field "$T/retry.log" keymap marker keymap-root || return 1
+	# The rescue shell types in German too, and rescue-mount knows it.
+	keymap_shell_boot || return 1
+	grep -qF "rescue-mount: luks: /dev/vda (UUID $KEYMAP_LUKS_UUID) waits for its passphrase on the console, keymap de (try 1 of 3)" "$T/vga-prompt.txt" ||
+		{ fail "shell: rescue-mount's prompt line with keymap de not on the VGA console:" "$(tr -s ' ' <"$T/vga-prompt.txt" | tail -c 600)"; return 1; }
+	expect_log "$T/shell.log" "rescue: using the root already mounted on /newroot: /dev/(dm-0|mapper/luks-$KEYMAP_LUKS_UUID) \(ext4, ro\)" \
+		"shell: the boot on rescue-mount's root" &&
+	expect_field "$T/shell.log" keymap marker keymap-root
 }
 
 keymap_mkrescue() {
