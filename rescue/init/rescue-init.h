@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <syslog.h>
@@ -123,7 +124,24 @@ struct blkdev {
 	bool incomplete;
 	/* Why it was not identified: an I/O error, no answer (probework.c) */
 	char fault[64];
+	/*
+	 * Its disk's own identity, the same on every path to it: "wwid:"
+	 * and the SCSI or NVMe WWID, or "serial:" and a virtio disk's
+	 * serial; empty when the disk has none.
+	 */
+	char path_id[96];
 };
+
+/*
+ * One disk seen on two paths (two HBAs, two ports: multipath): the same
+ * identity, size and partition, so the same blocks, under two names.
+ */
+static inline bool blk_same_disk(const struct blkdev *a,
+				 const struct blkdev *b)
+{
+	return a->path_id[0] && !strcmp(a->path_id, b->path_id) &&
+	       a->sectors == b->sectors && a->partno == b->partno;
+}
 struct blklist {
 	struct blkdev *dev;
 	size_t n, cap;
