@@ -62,7 +62,6 @@ nvmf
 resume
 dmsquash-live
 livenet
-virtiofs
 zfs
 EOF
 }

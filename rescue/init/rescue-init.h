@@ -301,6 +301,12 @@ int rootmount_find_init(const char *dir, const char *init, char *found,
 int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 		   const char *dir, struct mountent *m, char *why, size_t size);
 
+/* rootvirtiofs.c: a root named by its virtio-fs tag */
+const char *rootvirtiofs_tag(const struct cmdline *c);
+int rootvirtiofs_boot(const struct cmdline *c, struct blklist *l, int ufd,
+		      const char *dir, struct mountent *m, char *why,
+		      size_t size);
+
 /* switchroot.c */
 int switchroot_check(const char *newroot, char *why, size_t size);
 int switchroot_run(const char *newroot, const char *init, char *const argv[],

@@ -197,6 +197,8 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 			 "kernel command line");
 		return -EINVAL;
 	}
+	if (rootvirtiofs_tag(c))	/* no block device to find */
+		return rootvirtiofs_boot(c, l, ufd, dir, m, why, size);
 	err = rootspec_parse(c->root, &spec, reason, sizeof(reason));
 	if (err) {
 		snprintf(why, size, "unable to parse root=%s: %s", spec.text,
