@@ -84,7 +84,7 @@ static void read_path_id(int diskfd, char *id, size_t size)
 		{ "wwid", "wwid:" },
 		{ "serial", "serial:" },
 	};
-	char value[80];
+	char value[80] = "";
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(sources); i++) {
