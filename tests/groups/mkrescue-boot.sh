@@ -20,8 +20,7 @@ test_stock_kernel_drivers_probe_asynchronously() {
 stock_kernel_drivers_probe_asynchronously() {
 	local kver took='rescue: module %s took [0-9]+ us, options %s$'
 	kver=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" -o "$T/rescue.img" \
-		2>"$T/mkrescue.err" || { fail "mkrescue -k $kver:" "$(cat "$T/mkrescue.err")"; return 1; }
+	stock_image "$T/rescue.img" || return 1
 	make_root_dir "$T/root" async
 	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy || return 1
@@ -59,8 +58,7 @@ test_stock_kernel_root_on_an_nvdimm() {
 stock_kernel_root_on_an_nvdimm() {
 	local kver
 	kver=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" -o "$T/rescue.img" \
-		2>"$T/mkrescue.err" || { fail "mkrescue -k $kver:" "$(cat "$T/mkrescue.err")"; return 1; }
+	stock_image "$T/rescue.img" || return 1
 	make_root_dir "$T/root" pmem
 	# The nvdimm's size is its backing file's: 128 MiB, a memory section.
 	make_ext4 "$T/root" "$T/root.img" 128 "$ROOT_UUID" root || return 1
@@ -148,8 +146,7 @@ test_stock_kernel_root_on_virtiofs() {
 stock_kernel_root_on_virtiofs() {
 	local kver
 	kver=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" -o "$T/rescue.img" \
-		2>"$T/mkrescue.err" || { fail "mkrescue -k $kver:" "$(cat "$T/mkrescue.err")"; return 1; }
+	stock_image "$T/rescue.img" || return 1
 	make_root_dir "$T/root" shared
 	virtiofs_boot "$T/console.log" "$T/rescue.img" "root=virtiofs:rootfs" || return 1
 	expect_log "$T/console.log" 'rescue: mounted the virtio-fs tag rootfs on /newroot \(virtiofs, ro\) in [0-9]+ us' \
