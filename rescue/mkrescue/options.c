@@ -31,6 +31,9 @@ static void usage(FILE *f, const struct options *d)
 		"                           devices and its root filesystem's module\n"
 		"      --add-module NAME    ship NAME too (repeatable)\n"
 		"      --include SRC:DST    add a file or a tree at DST (repeatable)\n"
+		"      --crypttab FILE      the root's crypttab, as /etc/crypttab, with\n"
+		"                           its header= files (default with --hostonly:\n"
+		"                           /etc/crypttab, if there)\n"
 		"      --storage            ship mdadm, cryptsetup, lvm, dmsetup, btrfs\n"
 		"                           with their libraries (default: with -k)\n"
 		"      --no-storage         leave them out\n"
@@ -89,6 +92,7 @@ enum {
 	OPT_COMPRESS_LEVEL, OPT_VERSION, OPT_STORAGE, OPT_NO_STORAGE,
 	OPT_HOSTONLY, OPT_SSH_KEYS, OPT_SSH_HOST_KEY, OPT_DISK_TOOLS,
 	OPT_NO_DISK_TOOLS,
+	OPT_CRYPTTAB,
 };
 
 static const struct option long_options[] = {
@@ -103,6 +107,7 @@ static const struct option long_options[] = {
 	{ "add-module", required_argument, NULL, OPT_ADD_MODULE },
 	{ "hostonly", no_argument, NULL, OPT_HOSTONLY },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "crypttab", required_argument, NULL, OPT_CRYPTTAB },
 	{ "storage", no_argument, NULL, OPT_STORAGE },
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
 	{ "disk-tools", no_argument, NULL, OPT_DISK_TOOLS },
@@ -198,6 +203,7 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_ON; break;
 		case OPT_NO_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_OFF; break;
 		case OPT_HOSTONLY: o->hostonly = true; break;
+		case OPT_CRYPTTAB: o->crypttab = optarg; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
 		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;
 		case 'v': msg_verbose_on = true; break;
