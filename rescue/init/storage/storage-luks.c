@@ -97,16 +97,16 @@ enum luks_state { L_NEW, L_WAIT_KEY, L_OPEN, L_FAILED, L_SKIPPED,
 		  L_ASK_AGAIN, L_CLASH };
 
 struct luks {
-	char name[64], node[80];	/* vda2, /dev/vda2 */
-	struct blkdev dev;		/* as probed, for LUKSDEV matching */
-	char uuid[140];			/* escaped for messages */
-	char dmname[CRYPTTAB_NAME_MAX];	/* luks-UUID, or crypttab's name */
 	const struct crypttab_entry *opt;	/* its options, or NULL */
-	char from[48];			/* what named it: "/etc/crypttab line 2" */
-	char dm[32];			/* dm-0 once open */
+	struct blkdev dev;		/* as probed, for LUKSDEV matching */
 	int version;			/* 1 or 2 */
 	enum luks_state state;
 	int key;			/* the rd.luks.key it waits for */
+	char name[64], node[80];	/* vda2, /dev/vda2 */
+	char uuid[140];			/* escaped for messages */
+	char dmname[CRYPTTAB_NAME_MAX];	/* luks-UUID, or crypttab's name */
+	char from[48];			/* what named it: "/etc/crypttab line 2" */
+	char dm[32];			/* dm-0 once open */
 	char why[200];
 };
 
