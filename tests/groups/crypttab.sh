@@ -176,6 +176,38 @@ test_crypttab_detached_header() {
 	expect_ct_root ct-header
 }
 
+# mkrescue --crypttab: the file at /etc/crypttab and the detached header
+# at its path, 0600 like the image; a header= file that is missing
+# stops the build with one line naming the entry.  No boot.
+test_mkrescue_crypttab_ships_the_file_and_its_headers() {
+	local list
+	KVER=$(stock_kernel_version) || return 1
+	mkdir -p "$T/hdr"
+	truncate -s 1M "$T/hdr/data.luks"
+	printf 'root_crypt UUID=%s none luks,discard
+data_crypt /dev/vdb none luks,header=%s
+' \
+		"$CT_UUID" "$T/hdr/data.luks" >"$T/crypttab"
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" --crypttab "$T/crypttab" -o "$T/ok.img" \
+		2>"$T/mkrescue.err" ||
+		{ fail "mkrescue --crypttab failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+	list=$(bsdtar -tvf "$T/ok.img") || { fail "bsdtar could not list $T/ok.img"; return 1; }
+	grep -Eq "^-rw-r--r-- .* etc/crypttab$" <<<"$list" &&
+		grep -Eq "^-rw------- .* ${T#/}/hdr/data\.luks$" <<<"$list" ||
+		{ fail "the crypttab or its header is not in the image:" "$list"; return 1; }
+	[ "$(stat -c %a "$T/ok.img")" = 600 ] ||
+		{ fail "the image with a LUKS header is mode $(stat -c %a "$T/ok.img"), not 600"; return 1; }
+	rm "$T/hdr/data.luks"
+	if "$BUILD/mkrescue" --init "$RESCUE_INIT" --crypttab "$T/crypttab" -o "$T/bad.img" \
+		2>"$T/mkrescue.err"; then
+		fail "mkrescue took a crypttab whose header is missing"
+		return 1
+	fi
+	grep -qxF "mkrescue: unable to ship the LUKS header $T/hdr/data.luks of $T/crypttab line 2 (data_crypt): No such file or directory" \
+		"$T/mkrescue.err" ||
+		{ fail "mkrescue did not name the missing header:" "$(cat "$T/mkrescue.err")"; return 1; }
+}
+
 # ---- a Debian root on LUKS ---------------------------------------------
 
 . "$TOP/tests/lib/dracut-lib.sh"
