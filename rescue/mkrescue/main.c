@@ -139,6 +139,10 @@ static int gather(struct list *l, const struct options *o)
 	int err;
 
 	err = layout_add(l);
+	/* The root's crypttab: --crypttab, or the host's with --hostonly. */
+	if (!err && (o->crypttab || o->hostonly))
+		err = cryptconf_add(l, o->crypttab ? o->crypttab :
+				    "/etc/crypttab", o->crypttab != NULL);
 	if (!err)
 		err = programs_add_init(l, o->init);
 	if (!err)
@@ -160,9 +164,6 @@ static int gather(struct list *l, const struct options *o)
 		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key,
 			      o->ssh_default_host_key);
 	hostpath_free(&hp);
-	if (!err && (o->crypttab || o->hostonly))
-		err = cryptconf_add(l, o->crypttab ? o->crypttab :
-				    "/etc/crypttab", o->crypttab);
 	for (i = 0; !err && i < o->ninclude; i++)
 		err = include_add(l, o->include[i]);
 	if (!err)

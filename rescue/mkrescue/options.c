@@ -86,13 +86,15 @@ static int push(const char ***array, size_t *count, const char *s)
 	return 0;
 }
 
+/* Apart from the list below, which the other options extend. */
+enum { OPT_CRYPTTAB = 512 };
+
 enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
 	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
 	OPT_COMPRESS_LEVEL, OPT_VERSION, OPT_STORAGE, OPT_NO_STORAGE,
 	OPT_HOSTONLY, OPT_SSH_KEYS, OPT_SSH_HOST_KEY, OPT_DISK_TOOLS,
 	OPT_NO_DISK_TOOLS,
-	OPT_CRYPTTAB,
 };
 
 static const struct option long_options[] = {

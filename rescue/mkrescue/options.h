@@ -29,11 +29,11 @@ struct options {
 	const char *ssh_keys, *ssh_host_key;	/* --ssh-authorized-keys */
 	/* Without --ssh-host-key: the persistent key, made there once. */
 	const char *ssh_default_host_key;
-	const char *crypttab;	/* --crypttab; NULL: the host's with --hostonly */
 	const char **add, **include;
 	size_t nadd, ninclude;
 	struct image_options image;
 	const char *version;	/* for --version */
+	const char *crypttab;	/* --crypttab; NULL: the host's with --hostonly */
 };
 
 /*
