@@ -171,6 +171,7 @@ static void read_crypttab(const struct cmdline *c)
 	size_t i, n;
 	int err;
 
+	ntab = 0;
 	if (!cmdline_flag(c, "rd.luks.crypttab", true)) {
 		log_info("luks: %s not read: rd.luks.crypttab=0", LUKS_CRYPTTAB);
 		return;
@@ -202,6 +203,7 @@ static void read_params(const struct cmdline *c)
 	char why[200];
 	size_t i, n;
 
+	nnames = nopts = 0;
 	n = cmdline_get_all(c, "rd.luks.name", v, ARRAY_SIZE(v));
 	for (i = 0; i < n; i++) {
 		if (v[i] && !crypttab_luks_name(v[i], names[nnames].uuid,
