@@ -93,6 +93,9 @@ TEST_GROUPS += stacked
 TEST_GROUPS += package
 # Roots in LUKS containers that rescue-init opens (tests/groups/luks.sh).
 TEST_GROUPS += luks
+# crypttab names, options, detached headers; a Debian root on LUKS
+# (tests/groups/crypttab.sh).
+TEST_GROUPS += crypttab
 # Roots on dm-integrity devices that rescue-init opens
 # (tests/groups/integrity.sh).
 TEST_GROUPS += integrity

@@ -139,6 +139,10 @@ static int gather(struct list *l, const struct options *o)
 	int err;
 
 	err = layout_add(l);
+	/* The root's crypttab: --crypttab, or the host's with --hostonly. */
+	if (!err && (o->crypttab || o->hostonly))
+		err = cryptconf_add(l, o->crypttab ? o->crypttab :
+				    "/etc/crypttab", o->crypttab != NULL);
 	if (!err)
 		err = programs_add_init(l, o->init);
 	if (!err)

@@ -166,6 +166,13 @@ int programs_add_e2fsck(struct list *l, const char *e2fsck, bool required);
 int include_add(struct list *l, const char *spec);
 
 /*
+ * cryptconf.c: --crypttab FILE (or the host's with --hostonly) as
+ * /etc/crypttab, with the header= files it names; a missing FILE is
+ * no error unless REQUIRED.
+ */
+int cryptconf_add(struct list *l, const char *path, bool required);
+
+/*
  * ssh.c: --ssh-authorized-keys: dropbear, root's keys, a host key: HOST_KEY
  * (--ssh-host-key), else DEFAULT_KEY, made there if it does not exist.
  */

@@ -31,6 +31,9 @@ static void usage(FILE *f, const struct options *d)
 		"                           devices and its root filesystem's module\n"
 		"      --add-module NAME    ship NAME too (repeatable)\n"
 		"      --include SRC:DST    add a file or a tree at DST (repeatable)\n"
+		"      --crypttab FILE      the root's crypttab, as /etc/crypttab, with\n"
+		"                           its header= files (default with --hostonly:\n"
+		"                           /etc/crypttab, if there)\n"
 		"      --storage            ship mdadm, cryptsetup, lvm, dmsetup, btrfs\n"
 		"                           with their libraries (default: with -k)\n"
 		"      --no-storage         leave them out\n"
@@ -83,6 +86,9 @@ static int push(const char ***array, size_t *count, const char *s)
 	return 0;
 }
 
+/* Apart from the list below, which the other options extend. */
+enum { OPT_CRYPTTAB = 512 };
+
 enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
 	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
@@ -103,6 +109,7 @@ static const struct option long_options[] = {
 	{ "add-module", required_argument, NULL, OPT_ADD_MODULE },
 	{ "hostonly", no_argument, NULL, OPT_HOSTONLY },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "crypttab", required_argument, NULL, OPT_CRYPTTAB },
 	{ "storage", no_argument, NULL, OPT_STORAGE },
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
 	{ "disk-tools", no_argument, NULL, OPT_DISK_TOOLS },
@@ -198,6 +205,7 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_ON; break;
 		case OPT_NO_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_OFF; break;
 		case OPT_HOSTONLY: o->hostonly = true; break;
+		case OPT_CRYPTTAB: o->crypttab = optarg; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
 		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;
 		case 'v': msg_verbose_on = true; break;

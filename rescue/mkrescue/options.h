@@ -33,6 +33,7 @@ struct options {
 	size_t nadd, ninclude;
 	struct image_options image;
 	const char *version;	/* for --version */
+	const char *crypttab;	/* --crypttab; NULL: the host's with --hostonly */
 };
 
 /*
