@@ -9,8 +9,9 @@
  * into Debian's kernels): a driver that asks before the root is mounted
  * finds its file in the initramfs, and nothing in rescue-init takes
  * part.  A file is looked for where the kernel looks, in its order:
- * plain, then .zst, then .xz, each in updates/KVER, updates, KVER and the
- * directory itself; the first found is shipped under the same name, its
+ * plain, then .zst, then .xz (the forms this kernel's loader reads),
+ * each in updates/KVER, updates, KVER and the directory itself; the
+ * first found is shipped under the same name, its
  * symbolic links followed (linux-firmware's names are often links).  A
  * declared file that is not there is never an error, as initramfs-tools
  * and dracut say "possible missing firmware": a module declares every
@@ -43,6 +44,8 @@ struct firmware_ctx {
 	char **seen;		/* names already shipped or said missing */
 	size_t nseen;
 	size_t shipped, missing;
+	struct buf config;	/* /boot/config-KVER, if there */
+	bool config_read;
 };
 
 /* The .xz stream IN, unpacked into OUT. */
@@ -158,6 +161,38 @@ static int firmware_ship(struct firmware_ctx *ctx, const char *file,
 	return err;
 }
 
+/*
+ * Whether kernel KVER's loader reads files ending in SUFFIX, by its
+ * /boot/config-KVER: Debian's 6.1 reads .xz, not .zst; 6.12 both.  A
+ * kernel without that file (a cross build) is trusted to read them all.
+ */
+static bool firmware_kernel_reads(struct firmware_ctx *ctx, const char *suffix)
+{
+	const char *option = !strcmp(suffix, ".zst") ? "ZSTD" : "XZ";
+	char want[64];
+
+	if (!*suffix)
+		return true;
+	if (!ctx->config_read) {
+		struct buf path = { 0 };
+
+		ctx->config_read = true;
+		if (!buf_printf(&path, "/boot/config-%s", ctx->kver) &&
+		    buf_read_file(&ctx->config, path.data))
+			buf_free(&ctx->config);
+		buf_free(&path);
+	}
+	if (!ctx->config.data)
+		return true;
+	snprintf(want, sizeof(want), "\nCONFIG_FW_LOADER_COMPRESS_%s=y\n", option);
+	if (strstr(ctx->config.data, want))
+		return true;
+	/* Before 5.19, CONFIG_FW_LOADER_COMPRESS alone meant .xz. */
+	return !strcmp(option, "XZ") &&
+	       strstr(ctx->config.data, "\nCONFIG_FW_LOADER_COMPRESS=y\n") &&
+	       !strstr(ctx->config.data, "CONFIG_FW_LOADER_COMPRESS_XZ");
+}
+
 /* NAME looked for as the kernel does; 0 and nothing added if absent. */
 static int firmware_find(struct firmware_ctx *ctx, const char *name,
 			 const char *module)
@@ -175,6 +210,8 @@ static int firmware_find(struct firmware_ctx *ctx, const char *name,
 	int err = 0, found = 0;
 
 	for (i = 0; !err && !found && i < ARRAY_SIZE(suffixes); i++) {
+		if (!firmware_kernel_reads(ctx, suffixes[i]))
+			continue;
 		for (j = 0; !err && !found && j < ARRAY_SIZE(subdirs); j++) {
 			struct stat st;
 
@@ -428,6 +465,7 @@ int firmware_add(struct list *l, const char *kver, const char *fwdir,
 		msg_verbose("firmware: %zu files from %s, %zu missing", ctx.shipped,
 			    fwdir, ctx.missing);
 	buf_free(&lines);
+	buf_free(&ctx.config);
 	strv_free(&srcs, &nsrcs);
 	strv_free(&names, &nnames);
 	strv_free(&ctx.seen, &ctx.nseen);
