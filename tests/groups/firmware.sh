@@ -75,20 +75,21 @@ fwtest_firmware() {
 	esac
 }
 
-# fwtest_boot IMG: the rescue shell of IMG on the stock kernel, where
-# modprobe loads fwtest (rescue-init's loader) and the kernel log and the
-# unpacked early microcode are printed.
+# fwtest_boot IMG [FWDIR [APPEND]]: the rescue shell of IMG on the stock
+# kernel, where modprobe loads fwtest (rescue-init's loader) and the
+# kernel log, the firmware in the guest's FWDIR (default /lib/firmware)
+# and the unpacked early microcode are printed.
 fwtest_boot() {
-	local kver
+	local kver fwdir=${2:-/lib/firmware}
 	kver=$(stock_kernel_version) || return 1
-	cat >"$T/commands" <<-'CMDS'
-	modprobe fwtest; echo "modprobe status $?"
+	cat >"$T/commands" <<-CMDS
+	modprobe fwtest; echo "modprobe status \$?"
 	dmesg | grep -o 'fwtest: .*' | sed 's/^/guest: /'
-	ls /lib/firmware/devtmpfs-rescue | sed 's/^/firmware file: /'
+	ls $fwdir/devtmpfs-rescue | sed 's/^/firmware file: /'
 	ls /kernel/x86/microcode 2>/dev/null | sed 's/^/microcode file: /'
 	CMDS
 	"$TOP/tests/tools/vm-shell.exp" "$T/console.log" "$FWTEST_TIMEOUT" "$RESCUE_PROMPT" "$T/commands" \
-		--kernel "/boot/vmlinuz-$kver" --initrd "$1" --mem 512M --append "rescue" ||
+		--kernel "/boot/vmlinuz-$kver" --initrd "$1" --mem 512M --append "rescue${3:+ $3}" ||
 		{ fail "the rescue shell's commands did not run"; show_log "$T/console.log" 30; return 1; }
 }
 
@@ -143,22 +144,26 @@ mkrescue_ships_the_declared_firmware() {
 # The same module through dracut --add devtmpfs-rescue, dracut's default
 # modules less those rescue-init refuses (as the shared image): dracut's
 # own firmware install (--fwdir) puts the file in; rescue-init's loader
-# loads the module and the kernel finds the file.
+# loads the module and the kernel finds the file.  dracut installs a
+# firmware file at its host path, the test's directory here, not
+# /lib/firmware: the kernel looks there with firmware_class.path=, the
+# first of the loader's paths (and the first of dracut's default ones).
 test_dracut_installs_the_declared_firmware() {
 	for_each_stock_kernel dracut_installs_the_declared_firmware
 }
 
 dracut_installs_the_declared_firmware() {
-	local kver
+	local kver fw
 	kver=$(stock_kernel_version) || return 1
 	fwtest_kmoddir "$T/kmod" && fwtest_firmware "$T/fw" || return 1
+	fw=$(cd "$T/fw" && pwd)
 	dracut_from_tree "$T/dest" "$T/dracut.img" "$T/dracut.log" \
 		--no-hostonly --add devtmpfs-rescue --omit "$(dracut_refused_modules)" \
-		--kmoddir "$T/kmod/lib/modules/$kver" --fwdir "$T/fw" --add-drivers fwtest || return 1
-	fwtest_boot "$T/dracut.img" || return 1
+		--kmoddir "$T/kmod/lib/modules/$kver" --fwdir "$fw" --add-drivers fwtest || return 1
+	fwtest_boot "$T/dracut.img" "$fw" "firmware_class.path=$fw" || return 1
 	expect_fwtest_loaded "$T/console.log" &&
-	expect_log "$T/console.log" '^firmware file: fwtest.bin' "the firmware in the guest's /lib/firmware" || return 1
-	note "$kver: $(grep -c . "$T/dracut.log") dracut lines; $(grep -o 'Possible missing firmware.*' "$T/dracut.log" | head -n1)"
+	expect_log "$T/console.log" '^firmware file: fwtest.bin' "the firmware in the guest's $fw" || return 1
+	note "$kver: $(tr -d '\r' <"$T/console.log" | grep -o 'fwtest: devtmpfs-rescue/fwtest.bin: .*' | head -n1)"
 }
 
 # ---- early microcode, no boot ---------------------------------------------
