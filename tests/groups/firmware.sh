@@ -166,6 +166,44 @@ dracut_installs_the_declared_firmware() {
 	note "$kver: $(tr -d '\r' <"$T/console.log" | grep -o 'fwtest: devtmpfs-rescue/fwtest.bin: .*' | head -n1)"
 }
 
+# After switch_root the kernel's loader reads the root's /lib/firmware:
+# it looks up paths from the root of PID 1's filesystem context, which
+# the kernel's own threads share with it (CLONE_FS), and rescue-init
+# chroots in PID 1 itself (switchroot.c).  The image carries one
+# fwtest.bin, the root another of another size; the module loads only in
+# the root (its init's insmod): it gets the root's.
+test_after_switch_root_the_roots_firmware() {
+	for_each_stock_kernel after_switch_root_the_roots_firmware
+}
+
+after_switch_root_the_roots_firmware() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	fwtest_kmoddir "$T/kmod" && fwtest_firmware "$T/fw" || return 1
+	MKRESCUE_CACHE=$T/cache "$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" \
+		--kmoddir "$T/kmod/lib/modules/$kver" --no-storage --no-disk-tools \
+		--add-module fwtest --firmware-dir "$T/fw" -o "$T/rescue.img" 2>"$T/mkrescue.err" ||
+		{ fail "mkrescue -k $kver failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+	make_root_tree "$T/root" <<-'INIT'
+	#!/bin/sh
+	mount -t proc proc /proc
+	insmod /lib/fwtest.ko
+	dmesg | grep -o 'fwtest: .*' | sed 's/^/root: /'
+	reboot -f
+	INIT
+	mkdir -p "$T/root/lib/firmware/devtmpfs-rescue" &&
+	cp "$T/kmod/lib/modules/$kver/extra/fwtest.ko" "$T/root/lib/" &&
+	{ printf 'ROOTFW\001\002'; head -c 4992 /dev/zero | tr '\0' 'r'; } >"$T/root/lib/firmware/$FW_NAME" &&
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	VM_TIMEOUT=$FWTEST_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/rescue.img" --mem 512M --append "root=UUID=$ROOT_UUID" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_exec_line /sbin/init /dev/vda ext4 ro &&
+	expect_log "$T/console.log" "^root: fwtest: $FW_NAME: loaded, 5000 bytes, first bytes 524f4f5446570102" \
+		"the root's firmware (5000 bytes, ROOTFW), not the image's" &&
+	expect_log "$T/console.log" "^root: fwtest: $FW_MISSING: error -2" "the missing one refused at once"
+}
+
 # ---- early microcode, no boot ---------------------------------------------
 
 # microcode_fixture DIR: what intel-microcode and amd64-microcode install
