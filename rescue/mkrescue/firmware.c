@@ -319,10 +319,19 @@ static int firmware_module(const char *src, const char *module, struct buf *out)
 		elf = elf_memory(image->data, image->len);
 		err = elf ? firmware_modinfo(elf, &info, &len) : -ENOEXEC;
 	}
-	if (err) {
-		msg_error("unable to read the firmware names of module %s: %s: %s",
-			  module, src, err == -ENOEXEC ? "no .modinfo section" :
-			  err == -EBADMSG ? "not a valid .xz file" : strerror(-err));
+	/*
+	 * Not the firmware's business to refuse a module: one that is not
+	 * ELF the kernel refuses at its load, and rescue-init says so.
+	 */
+	if (err == -ENOMEM) {
+		msg_error("unable to read the firmware names of module %s: out of memory",
+			  module);
+		goto out;
+	} else if (err) {
+		msg_verbose("module %s: no firmware names read: %s: %s", module,
+			    src, err == -ENOEXEC ? "no .modinfo section" :
+			    err == -EBADMSG ? "not a valid .xz file" : strerror(-err));
+		err = 0;
 		goto out;
 	}
 	end = info + len;
