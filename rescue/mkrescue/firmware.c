@@ -283,10 +283,12 @@ static int firmware_want(struct firmware_ctx *ctx, const char *name,
 		msg_error("unable to add firmware %s: out of memory", name);
 		return -ENOMEM;
 	}
+	/* The kernel's loader would look outside its directories: a line,
+	 * and the image built without it, as for a file not there. */
 	if (!firmware_valid_name(name)) {
-		msg_error("unable to add firmware '%s' (module %s): not a path below %s",
+		msg_error("firmware '%s' of module %s: not a path below %s, left out",
 			  name, module, ctx->fwdir);
-		return -EINVAL;
+		return 0;
 	}
 	n = firmware_find(ctx, name, module);
 	if (n == 0 && firmware_loud(ctx, module))
