@@ -19,7 +19,6 @@
  * which ones get a line).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -32,7 +31,7 @@
 
 #include "mkrescue.h"
 
-/* A module bigger than this unpacked is refused (the largest are 20 MiB). */
+/* A module bigger than this unpacked is not read (the largest are 20 MiB). */
 #define FIRMWARE_MAX_MODULE	(256u << 20)
 #define FIRMWARE_XZ_MEMLIMIT	(64u << 20)
 
@@ -361,13 +360,18 @@ static char *firmware_module_name(const struct list_entry *e, const char *prefix
 {
 	const char *base, *ko;
 	char *name, *c;
+	size_t n;
 
 	if (!S_ISREG(e->mode) || !e->source ||
 	    strncmp(e->path, prefix, strlen(prefix)))
 		return NULL;
 	base = strrchr(e->path, '/') + 1;
-	ko = strstr(base, ".ko");
-	if (!ko || (ko[3] && strcmp(ko + 3, ".xz")))
+	n = strlen(base);
+	if (n > 3 && !strcmp(base + n - 3, ".ko"))
+		ko = base + n - 3;
+	else if (n > 6 && !strcmp(base + n - 6, ".ko.xz"))
+		ko = base + n - 6;
+	else
 		return NULL;
 	name = strndup(base, (size_t)(ko - base));
 	for (c = name; c && *c; c++)
