@@ -34,6 +34,12 @@ static void usage(FILE *f, const struct options *d)
 		"      --crypttab FILE      the root's crypttab, as /etc/crypttab, with\n"
 		"                           its header= files (default with --hostonly:\n"
 		"                           /etc/crypttab, if there)\n"
+		"      --firmware-dir DIR   the firmware the shipped modules declare\n"
+		"                           is taken from DIR (default %s)\n"
+		"      --microcode-dir DIR  start the image with the early microcode\n"
+		"                           of DIR/intel-ucode/ and DIR/amd-ucode/\n"
+		"                           (default with -k: the firmware directory's)\n"
+		"      --no-microcode       no early microcode\n"
 		"      --storage            ship mdadm, cryptsetup, lvm, dmsetup, btrfs\n"
 		"                           with their libraries (default: with -k)\n"
 		"      --no-storage         leave them out\n"
@@ -52,7 +58,7 @@ static void usage(FILE *f, const struct options *d)
 		"  -h, --help               show this help\n"
 		"      --version            show the version\n",
 		d->init, d->busybox, d->e2fsck, d->module_list,
-		d->ssh_default_host_key);
+		d->firmware_dir, d->ssh_default_host_key);
 }
 
 static int usage_error(const char *what, const char *arg)
@@ -94,7 +100,8 @@ enum {
 	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
 	OPT_COMPRESS_LEVEL, OPT_VERSION, OPT_STORAGE, OPT_NO_STORAGE,
 	OPT_HOSTONLY, OPT_SSH_KEYS, OPT_SSH_HOST_KEY, OPT_DISK_TOOLS,
-	OPT_NO_DISK_TOOLS,
+	OPT_NO_DISK_TOOLS, OPT_FIRMWARE_DIR, OPT_MICROCODE_DIR,
+	OPT_NO_MICROCODE,
 };
 
 static const struct option long_options[] = {
@@ -116,6 +123,9 @@ static const struct option long_options[] = {
 	{ "no-disk-tools", no_argument, NULL, OPT_NO_DISK_TOOLS },
 	{ "ssh-authorized-keys", required_argument, NULL, OPT_SSH_KEYS },
 	{ "ssh-host-key", required_argument, NULL, OPT_SSH_HOST_KEY },
+	{ "firmware-dir", required_argument, NULL, OPT_FIRMWARE_DIR },
+	{ "microcode-dir", required_argument, NULL, OPT_MICROCODE_DIR },
+	{ "no-microcode", no_argument, NULL, OPT_NO_MICROCODE },
 	{ "compress", required_argument, NULL, OPT_COMPRESS },
 	{ "compress-level", required_argument, NULL, OPT_COMPRESS_LEVEL },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -208,6 +218,12 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_CRYPTTAB: o->crypttab = optarg; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
 		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;
+		case OPT_FIRMWARE_DIR: o->firmware_dir = optarg; break;
+		case OPT_MICROCODE_DIR:
+			o->microcode_dir = optarg;
+			o->microcode = OPTIONS_STORAGE_ON;
+			break;
+		case OPT_NO_MICROCODE: o->microcode = OPTIONS_STORAGE_OFF; break;
 		case 'v': msg_verbose_on = true; break;
 		case 'h': usage(stdout, &defaults); return 1;
 		case OPT_VERSION: printf("mkrescue %s\n", o->version); return 1;

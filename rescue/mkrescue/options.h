@@ -29,6 +29,10 @@ struct options {
 	const char *ssh_keys, *ssh_host_key;	/* --ssh-authorized-keys */
 	/* Without --ssh-host-key: the persistent key, made there once. */
 	const char *ssh_default_host_key;
+	const char *firmware_dir;	/* --firmware-dir */
+	/* --microcode-dir, else the firmware directory's; --no-microcode */
+	const char *microcode_dir;
+	enum options_storage microcode;
 	const char **add, **include;
 	size_t nadd, ninclude;
 	struct image_options image;
