@@ -40,6 +40,10 @@ DEPS_PACKAGES += debhelper dpkg-dev fakeroot lintian
 # with Microsoft's keys, and with Debian's snakeoil test key).
 DEPS_PACKAGES += grub-pc-bin grub-efi-amd64-bin grub-efi-amd64-signed shim-signed \
 	xorriso mtools systemd-boot-efi sbsigntool ovmf
+# The firmware test module (tests/fixtures/fwtest/, tests/groups/firmware.sh)
+# is built against Debian's headers of each stock kernel: the metapackages
+# that follow linux-image-amd64 (6.1) and linux-image-6.12-amd64.
+DEPS_PACKAGES += linux-headers-amd64 linux-headers-6.12-amd64
 # A signed Unified Kernel Image with the same bytes for the same inputs:
 # mkrescue-media uki runs sbsign under faketime (tests/groups/uki.sh).
 DEPS_PACKAGES += faketime
@@ -93,11 +97,17 @@ TEST_GROUPS += stacked
 TEST_GROUPS += package
 # Roots in LUKS containers that rescue-init opens (tests/groups/luks.sh).
 TEST_GROUPS += luks
+# crypttab names, options, detached headers; a Debian root on LUKS
+# (tests/groups/crypttab.sh).
+TEST_GROUPS += crypttab
 # Roots on dm-integrity devices that rescue-init opens
 # (tests/groups/integrity.sh).
 TEST_GROUPS += integrity
 # Roots on LVM2 logical volumes that rescue-init activates (tests/groups/lvm.sh).
 TEST_GROUPS += lvm
+# Firmware of the shipped modules and early microcode in mkrescue -k and
+# dracut images, on the stock kernels (tests/groups/firmware.sh).
+TEST_GROUPS += firmware
 # tests/run itself (tests/groups/runner.sh).
 TEST_GROUPS += runner
 # The data files of rescue/share/ and their generators (tests/groups/tables.sh).

@@ -16,6 +16,9 @@ PARSER_blkdev    = init/blkdev.c
 PARSER_mdsuper   = init/storage/mdsuper.c
 # rd.luks.key= specs (storage-luks.c), their devices in root= forms.
 PARSER_lukskey   = init/storage/lukskey.c init/rootspec.c
+# /etc/crypttab, rd.luks.name=, rd.luks.options= (storage-luks.c; mkrescue's
+# header= files).
+PARSER_crypttab  = lib/crypttab.c
 # lvm pvs output and the dm names of LVs (storage-lvm.c reads them).
 PARSER_lvmreport = init/storage/lvm/lvmreport.c
 # The LVM2 label, metadata area header and VG text (storage-lvm.c's

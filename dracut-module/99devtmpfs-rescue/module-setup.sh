@@ -62,7 +62,6 @@ nvmf
 resume
 dmsquash-live
 livenet
-virtiofs
 zfs
 EOF
 }
@@ -339,6 +338,20 @@ devtmpfs_rescue_prune() {
     dinfo "devtmpfs-rescue: left out what rescue-init never runs (systemd, udevd and its rules, dracut's hooks and /init, plymouth): $((before - after)) files; devtmpfs_rescue_keep_dracut=yes in dracut.conf keeps them"
 }
 
+# The detached LUKS headers (header=) of the crypttab that dracut's
+# crypt module put in the image (hostonly), at their own paths:
+# rescue-init opens those containers with them.
+devtmpfs_rescue_crypttab_headers() {
+    local opts opt
+    [[ -r $initdir/etc/crypttab ]] || return 0
+    while read -r _ _ _ opts _; do
+        for opt in ${opts//,/ }; do
+            [[ $opt == header=/* ]] && inst_simple "${opt#header=}"
+        done
+    done < <(grep -v '^[[:space:]]*#' "$initdir/etc/crypttab")
+    return 0
+}
+
 # called by dracut: only used when asked for (--add devtmpfs-rescue)
 check() {
     return 255
@@ -476,6 +489,7 @@ install() {
     inst_multiple -o sh ls cat mount umount dmesg blkid lsblk fdisk sfdisk \
         e2fsck fsck less vi grep sed reboot poweroff
     devtmpfs_rescue_disk_tools_install
+    devtmpfs_rescue_crypttab_headers
     devtmpfs_rescue_keymap_install
 
     if [[ ${devtmpfs_rescue_keep_dracut:-} == yes ]]; then

@@ -70,6 +70,32 @@ static int parse_devnum(const char *s, unsigned *major, unsigned *minor)
 	return 0;
 }
 
+/*
+ * The disk's identity that multipath-tools compares (its WWID: SCSI
+ * VPD page 0x83 in device/wwid, NVMe's wwid), or a virtio disk's
+ * serial, read from its sysfs directory diskfd.
+ */
+static void read_path_id(int diskfd, char *id, size_t size)
+{
+	static const struct {
+		const char *attr, *prefix;
+	} sources[] = {
+		{ "device/wwid", "wwid:" },
+		{ "wwid", "wwid:" },
+		{ "serial", "serial:" },
+	};
+	char value[80] = "";
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		if (read_attr(diskfd, sources[i].attr, value, sizeof(value)) ||
+		    !value[0])
+			continue;
+		snprintf(id, size, "%s%s", sources[i].prefix, value);
+		return;
+	}
+}
+
 static int read_device(int classfd, const char *name, struct blkdev *d)
 {
 	char buf[64];
@@ -88,6 +114,17 @@ static int read_device(int classfd, const char *name, struct blkdev *d)
 		d->sectors = strtoull(buf, NULL, 10);
 	if (!err && read_attr(fd, "partition", buf, sizeof(buf)) == 0)
 		d->partno = (unsigned)strtoul(buf, NULL, 10);
+	if (!err && !d->partno)
+		read_path_id(fd, d->path_id, sizeof(d->path_id));
+	if (!err && d->partno) {
+		/* A partition's directory is inside its disk's. */
+		int diskfd = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (diskfd >= 0) {
+			read_path_id(diskfd, d->path_id, sizeof(d->path_id));
+			close(diskfd);
+		}
+	}
 	close(fd);
 	if (err)
 		return err;

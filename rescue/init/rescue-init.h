@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <syslog.h>
@@ -128,7 +129,24 @@ struct blkdev {
 	bool incomplete;
 	/* Why it was not identified: an I/O error, no answer (probework.c) */
 	char fault[64];
+	/*
+	 * Its disk's own identity, the same on every path to it: "wwid:"
+	 * and the SCSI or NVMe WWID, or "serial:" and a virtio disk's
+	 * serial; empty when the disk has none.
+	 */
+	char path_id[96];
 };
+
+/*
+ * One disk seen on two paths (two HBAs, two ports: multipath): the same
+ * identity, size and partition, so the same blocks, under two names.
+ */
+static inline bool blk_same_disk(const struct blkdev *a,
+				 const struct blkdev *b)
+{
+	return a->path_id[0] && !strcmp(a->path_id, b->path_id) &&
+	       a->sectors == b->sectors && a->partno == b->partno;
+}
 struct blklist {
 	struct blkdev *dev;
 	size_t n, cap;
@@ -287,6 +305,12 @@ int rootmount_find_init(const char *dir, const char *init, char *found,
 			size_t size, char *tried, size_t trylen);
 int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 		   const char *dir, struct mountent *m, char *why, size_t size);
+
+/* rootvirtiofs.c: a root named by its virtio-fs tag */
+const char *rootvirtiofs_tag(const struct cmdline *c);
+int rootvirtiofs_boot(const struct cmdline *c, struct blklist *l, int ufd,
+		      const char *dir, struct mountent *m, char *why,
+		      size_t size);
 
 /* switchroot.c */
 int switchroot_check(const char *newroot, char *why, size_t size);

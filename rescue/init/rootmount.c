@@ -14,6 +14,7 @@
 
 #include "storage/members.h"
 #include "rescue-init.h"
+#include "storage/storage.h"
 
 /* The block filesystems the kernel knows, for a root of unknown type. */
 static void kernel_filesystems(char *buf, size_t size)
@@ -196,6 +197,8 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 			 "kernel command line");
 		return -EINVAL;
 	}
+	if (rootvirtiofs_tag(c))	/* no block device to find */
+		return rootvirtiofs_boot(c, l, ufd, dir, m, why, size);
 	err = rootspec_parse(c->root, &spec, reason, sizeof(reason));
 	if (err) {
 		snprintf(why, size, "unable to parse root=%s: %s", spec.text,
@@ -229,6 +232,7 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 	log_info("found root %s on %s (%s) in %llu us, %zu devices probed",
 		 spec.text, d->node, d->type[0] ? d->type : "unknown type",
 		 (unsigned long long)(log_now_us() - t0), res.probed);
+	multipath_note_root(l, res.index);
 	/*
 	 * A member is refused even when root= matched it by UUID: a
 	 * storage layer (storage.c) is what makes the whole out of it.

@@ -314,7 +314,8 @@ static bool same_btrfs(const struct blkdev *a, const struct blkdev *b)
 }
 
 /*
- * The one device of devs[0..n) that spec names, in *found: 0.  None:
+ * The one device of devs[0..n) that spec names, in *found: 0 (a disk
+ * seen on several paths is one, the first path).  None:
  * -ENODEV.  Two or more: -ENOTUNIQ, the first two in *found, *other.
  * PARTUUID=/PARTNROFF= whose partition is missing: -ENXIO, with the
  * partition that has the PARTUUID in *other.
@@ -327,7 +328,8 @@ int rootspec_match(const struct rootspec *spec, const struct blkdev *devs,
 
 	for (i = 0; i < n; i++) {
 		if (!matches(spec, &devs[i]) ||
-		    (count && same_btrfs(&devs[*found], &devs[i])))
+		    (count && (same_btrfs(&devs[*found], &devs[i]) ||
+			       blk_same_disk(&devs[*found], &devs[i]))))
 			continue;
 		if (count == 0)
 			*found = i;
@@ -362,7 +364,8 @@ size_t rootspec_count(const struct rootspec *spec, const struct blkdev *devs,
 
 	for (i = 0; i < n; i++) {
 		if (!matches(spec, &devs[i]) ||
-		    (count && same_btrfs(&devs[first], &devs[i])))
+		    (count && (same_btrfs(&devs[first], &devs[i]) ||
+			       blk_same_disk(&devs[first], &devs[i]))))
 			continue;
 		if (!count)
 			first = i;

@@ -386,6 +386,16 @@ int image_write(const struct list *l, const struct image_options *opt,
 	size_t i;
 	int err;
 
+	/* The early microcode before all, uncompressed (microcode.c). */
+	err = opt->microcode_dir ?
+	      microcode_write(opt->microcode_dir, opt->mtime, fd, path) : 1;
+	if (!err && opt->microcode_required) {
+		msg_error("unable to add early microcode: %s has no intel-ucode/ or amd-ucode/*.bin",
+			  opt->microcode_dir);
+		err = -ENOENT;
+	}
+	if (err < 0)
+		return err;
 	err = image_archive_new(&a, &ae, path);
 	if (err)
 		return err;

@@ -28,6 +28,7 @@
 #endif
 #define MKRESCUE_DEFAULT_BUSYBOX "/bin/busybox"
 #define MKRESCUE_DEFAULT_E2FSCK "/sbin/e2fsck.static"
+#define MKRESCUE_DEFAULT_FIRMWARE_DIR "/lib/firmware"
 
 enum { EXIT_USAGE = 2 };
 
@@ -139,6 +140,10 @@ static int gather(struct list *l, const struct options *o)
 	int err;
 
 	err = layout_add(l);
+	/* The root's crypttab: --crypttab, or the host's with --hostonly. */
+	if (!err && (o->crypttab || o->hostonly))
+		err = cryptconf_add(l, o->crypttab ? o->crypttab :
+				    "/etc/crypttab", o->crypttab != NULL);
 	if (!err)
 		err = programs_add_init(l, o->init);
 	if (!err)
@@ -147,6 +152,8 @@ static int gather(struct list *l, const struct options *o)
 		err = programs_add_e2fsck(l, o->e2fsck, o->e2fsck_given);
 	if (!err && o->kmoddir)
 		err = modules_add(l, &req);
+	if (!err && o->kmoddir)
+		err = firmware_add(l, o->kver, o->firmware_dir, o->add, o->nadd);
 	/* By default with modules: a stock kernel is a distribution's. */
 	if (!err && (o->storage == OPTIONS_STORAGE_ON ||
 		     (o->storage == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
@@ -249,6 +256,7 @@ int main(int argc, char **argv)
 		.busybox = MKRESCUE_DEFAULT_BUSYBOX,
 		.e2fsck = MKRESCUE_DEFAULT_E2FSCK,
 		.module_list = MKRESCUE_DEFAULT_MODULE_LIST,
+		.firmware_dir = MKRESCUE_DEFAULT_FIRMWARE_DIR,
 		.ssh_default_host_key = MKRESCUE_DEFAULT_SSH_HOST_KEY,
 		.image = { .compress = IMAGE_ZSTD },
 		.version = MKRESCUE_VERSION,
@@ -273,6 +281,14 @@ int main(int argc, char **argv)
 		err = resolve_kernel(&o, &kmoddir);
 	if (!err)
 		err = check_output(o.output, &dir);
+	/* Early microcode: --microcode-dir, or by default with modules (a
+	 * distribution's kernel) the firmware directory's, if it has any. */
+	if (o.microcode == OPTIONS_STORAGE_ON ||
+	    (o.microcode == OPTIONS_STORAGE_DEFAULT && o.kmoddir)) {
+		o.image.microcode_dir = o.microcode_dir ? o.microcode_dir :
+					o.firmware_dir;
+		o.image.microcode_required = o.microcode_dir != NULL;
+	}
 	if (!err)
 		err = gather(&l, &o);
 	if (!err)

@@ -166,6 +166,13 @@ int programs_add_e2fsck(struct list *l, const char *e2fsck, bool required);
 int include_add(struct list *l, const char *spec);
 
 /*
+ * cryptconf.c: --crypttab FILE (or the host's with --hostonly) as
+ * /etc/crypttab, with the header= files it names; a missing FILE is
+ * no error unless REQUIRED.
+ */
+int cryptconf_add(struct list *l, const char *path, bool required);
+
+/*
  * ssh.c: --ssh-authorized-keys: dropbear, root's keys, a host key: HOST_KEY
  * (--ssh-host-key), else DEFAULT_KEY, made there if it does not exist.
  */
@@ -233,6 +240,17 @@ struct modules_request {
 };
 int modules_add(struct list *l, const struct modules_request *req);
 
+/* firmware.c: the firmware the shipped modules of KVER declare, from
+ * FWDIR (--firmware-dir); one missing is a line, not an error, for the
+ * modules of ADD (--add-module) and those the host has loaded. */
+int firmware_add(struct list *l, const char *kver, const char *fwdir,
+		 const char *const *add, size_t nadd);
+
+/* microcode.c: the early microcode archive (--microcode-dir), written
+ * uncompressed to FD before the image: 1 when written, 0 and nothing
+ * written when DIR has neither vendor's files. */
+int microcode_write(const char *dir, int64_t mtime, int fd, const char *path);
+
 /*
  * mkrescue-hostonly.c: for each driver of the host's block devices and
  * its root filesystem, FN with a module name, driver name or modalias.
@@ -251,6 +269,10 @@ struct image_options {
 	enum image_compress compress;
 	int level;		/* -1: the default of that compressor */
 	int64_t mtime;		/* of every entry */
+	/* The early microcode's directory (microcode.c), or NULL; required:
+	 * given by --microcode-dir, so that finding none is an error. */
+	const char *microcode_dir;
+	bool microcode_required;
 };
 int image_write(const struct list *l, const struct image_options *opt,
 		int fd, const char *path);
@@ -267,6 +289,10 @@ int applets_cache_path(const char *busybox, char **path);
 int applets_cache_get(const char *path, struct buf *list);
 /* Best effort: a file of the cache, atomically. */
 void cache_put(const char *path, const struct buf *blob);
+/* A line identifying FILE's content by its stat (path, inode, times). */
+int cache_stat_key(struct buf *key, const char *file);
+/* 0 with the cache file PATH in B if it is text whose first line is FIRST. */
+int cache_get_lines(const char *path, const char *first, struct buf *b);
 /* The cache directory (MKRESCUE_CACHE...), or NULL for none. */
 char *cache_dir(void);
 /* 64-bit FNV-1a, by hand: cache names, not signatures. */

@@ -31,6 +31,15 @@ static void usage(FILE *f, const struct options *d)
 		"                           devices and its root filesystem's module\n"
 		"      --add-module NAME    ship NAME too (repeatable)\n"
 		"      --include SRC:DST    add a file or a tree at DST (repeatable)\n"
+		"      --crypttab FILE      the root's crypttab, as /etc/crypttab, with\n"
+		"                           its header= files (default with --hostonly:\n"
+		"                           /etc/crypttab, if there)\n"
+		"      --firmware-dir DIR   the firmware the shipped modules declare\n"
+		"                           is taken from DIR (default %s)\n"
+		"      --microcode-dir DIR  start the image with the early microcode\n"
+		"                           of DIR/intel-ucode/ and DIR/amd-ucode/\n"
+		"                           (default with -k: the firmware directory's)\n"
+		"      --no-microcode       no early microcode\n"
 		"      --storage            ship mdadm, cryptsetup, lvm, dmsetup, btrfs\n"
 		"                           with their libraries (default: with -k)\n"
 		"      --no-storage         leave them out\n"
@@ -53,7 +62,7 @@ static void usage(FILE *f, const struct options *d)
 		"  -h, --help               show this help\n"
 		"      --version            show the version\n",
 		d->init, d->busybox, d->e2fsck, d->module_list,
-		d->ssh_default_host_key);
+		d->firmware_dir, d->ssh_default_host_key);
 }
 
 static int usage_error(const char *what, const char *arg)
@@ -87,12 +96,16 @@ static int push(const char ***array, size_t *count, const char *s)
 	return 0;
 }
 
+/* Apart from the list below, which the other options extend. */
+enum { OPT_CRYPTTAB = 512 };
+
 enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
 	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
 	OPT_COMPRESS_LEVEL, OPT_VERSION, OPT_STORAGE, OPT_NO_STORAGE,
 	OPT_HOSTONLY, OPT_SSH_KEYS, OPT_SSH_HOST_KEY, OPT_DISK_TOOLS,
-	OPT_NO_DISK_TOOLS,
+	OPT_NO_DISK_TOOLS, OPT_FIRMWARE_DIR, OPT_MICROCODE_DIR,
+	OPT_NO_MICROCODE,
 	OPT_KEYMAP,
 };
 
@@ -108,12 +121,16 @@ static const struct option long_options[] = {
 	{ "add-module", required_argument, NULL, OPT_ADD_MODULE },
 	{ "hostonly", no_argument, NULL, OPT_HOSTONLY },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "crypttab", required_argument, NULL, OPT_CRYPTTAB },
 	{ "storage", no_argument, NULL, OPT_STORAGE },
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
 	{ "disk-tools", no_argument, NULL, OPT_DISK_TOOLS },
 	{ "no-disk-tools", no_argument, NULL, OPT_NO_DISK_TOOLS },
 	{ "ssh-authorized-keys", required_argument, NULL, OPT_SSH_KEYS },
 	{ "ssh-host-key", required_argument, NULL, OPT_SSH_HOST_KEY },
+	{ "firmware-dir", required_argument, NULL, OPT_FIRMWARE_DIR },
+	{ "microcode-dir", required_argument, NULL, OPT_MICROCODE_DIR },
+	{ "no-microcode", no_argument, NULL, OPT_NO_MICROCODE },
 	{ "keymap", required_argument, NULL, OPT_KEYMAP },
 	{ "compress", required_argument, NULL, OPT_COMPRESS },
 	{ "compress-level", required_argument, NULL, OPT_COMPRESS_LEVEL },
@@ -204,8 +221,15 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_ON; break;
 		case OPT_NO_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_OFF; break;
 		case OPT_HOSTONLY: o->hostonly = true; break;
+		case OPT_CRYPTTAB: o->crypttab = optarg; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
 		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;
+		case OPT_FIRMWARE_DIR: o->firmware_dir = optarg; break;
+		case OPT_MICROCODE_DIR:
+			o->microcode_dir = optarg;
+			o->microcode = OPTIONS_STORAGE_ON;
+			break;
+		case OPT_NO_MICROCODE: o->microcode = OPTIONS_STORAGE_OFF; break;
 		case OPT_KEYMAP: o->keymap = optarg; break;
 		case 'v': msg_verbose_on = true; break;
 		case 'h': usage(stdout, &defaults); return 1;

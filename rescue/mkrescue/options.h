@@ -30,10 +30,15 @@ struct options {
 	/* Without --ssh-host-key: the persistent key, made there once. */
 	const char *ssh_default_host_key;
 	const char *keymap;	/* --keymap: NAME, FILE or us */
+	const char *firmware_dir;	/* --firmware-dir */
+	/* --microcode-dir, else the firmware directory's; --no-microcode */
+	const char *microcode_dir;
+	enum options_storage microcode;
 	const char **add, **include;
 	size_t nadd, ninclude;
 	struct image_options image;
 	const char *version;	/* for --version */
+	const char *crypttab;	/* --crypttab; NULL: the host's with --hostonly */
 };
 
 /*

@@ -288,3 +288,24 @@ void cache_put(const char *path, const struct buf *blob)
 		unlink(tmp);
 	free(tmp);
 }
+
+/* For another cache of derived facts (firmware.c): a file's stat key. */
+int cache_stat_key(struct buf *key, const char *file)
+{
+	return stat_key(key, file);
+}
+
+/* The cache file PATH if it is lines of text starting with FIRST. */
+int cache_get_lines(const char *path, const char *first, struct buf *b)
+{
+	size_t n = strlen(first);
+
+	if (cache_read(path, b))
+		return -ENOENT;
+	if (b->len <= n || strncmp(b->data, first, n) || b->data[n] != '\n' ||
+	    b->data[b->len - 1] != '\n' || memchr(b->data, '\0', b->len)) {
+		buf_free(b);
+		return -ENOENT;
+	}
+	return 0;
+}

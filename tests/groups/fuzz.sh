@@ -29,6 +29,7 @@ test_mkrescue_elf_files() { fuzz_target elfdeps; }
 test_mkrescue_ld_so_conf() { fuzz_target ldconf; }
 test_md_member_superblocks() { fuzz_target mdsuper; }
 test_luks_key_specs() { fuzz_target lukskey; }
+test_crypttab_lines_and_luks_parameters() { fuzz_target crypttab; }
 test_lvm_report_lines_and_dm_names() { fuzz_target lvmreport; }
 test_lvm_on_disk_metadata() { fuzz_target lvmmeta; }
 test_image_markers_and_kernel_log() { fuzz_target unpack; }

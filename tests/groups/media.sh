@@ -23,15 +23,6 @@ media_iso() {
 		{ fail "mkrescue-media iso failed:" "$(cat "$T/media.err")"; return 1; }
 }
 
-# stock_image OUT [mkrescue options]: mkrescue -k for the oldest stock kernel.
-stock_image() {
-	local out=$1 kver
-	shift
-	kver=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" -k "$kver" -o "$out" "$@" 2>"$T/mkrescue.err" ||
-		{ fail "mkrescue -k $kver failed:" "$(cat "$T/mkrescue.err")"; return 1; }
-}
-
 # firmware_boot LOG FIRMWARE MEDIUM: boot until rescue-init starts its
 # shell, then end the VM.
 firmware_boot() {

@@ -20,8 +20,7 @@ test_stock_kernel_drivers_probe_asynchronously() {
 stock_kernel_drivers_probe_asynchronously() {
 	local kver took='rescue: module %s took [0-9]+ us, options %s$'
 	kver=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" -o "$T/rescue.img" \
-		2>"$T/mkrescue.err" || { fail "mkrescue -k $kver:" "$(cat "$T/mkrescue.err")"; return 1; }
+	stock_image "$T/rescue.img" || return 1
 	make_root_dir "$T/root" async
 	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
 	make_decoy "$T/decoy.img" "$DECOY_UUID" decoy || return 1
@@ -59,8 +58,7 @@ test_stock_kernel_root_on_an_nvdimm() {
 stock_kernel_root_on_an_nvdimm() {
 	local kver
 	kver=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" -o "$T/rescue.img" \
-		2>"$T/mkrescue.err" || { fail "mkrescue -k $kver:" "$(cat "$T/mkrescue.err")"; return 1; }
+	stock_image "$T/rescue.img" || return 1
 	make_root_dir "$T/root" pmem
 	# The nvdimm's size is its backing file's: 128 MiB, a memory section.
 	make_ext4 "$T/root" "$T/root.img" 128 "$ROOT_UUID" root || return 1
@@ -134,4 +132,33 @@ shell_module_tools_load_the_kernels_modules() {
 	expect_no_log "$T/console.log" 'Invalid ELF header|invalid module format' \
 		"compressed bytes handed to the kernel" || return 1
 	note "$kver: $(find "/lib/modules/$kver" -name 'udf.ko*' -printf '%f\n')"
+}
+
+# A root the host shares through virtio-fs (QEMU's vhost-user-fs and
+# virtiofsd, from qemu-system-common), named by its tag as dracut's
+# virtiofs module names it: root=virtiofs:TAG, or systemd's root=TAG
+# rootfstype=virtiofs.  The tag exists only once virtiofs.ko has bound
+# the device, after /init: rescue-init mounts it when it comes, read-only.
+test_stock_kernel_root_on_virtiofs() {
+	for_each_stock_kernel stock_kernel_root_on_virtiofs
+}
+
+stock_kernel_root_on_virtiofs() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	stock_image "$T/rescue.img" || return 1
+	make_root_dir "$T/root" shared
+	virtiofs_boot "$T/console.log" "$T/rescue.img" "root=virtiofs:rootfs" || return 1
+	expect_log "$T/console.log" 'rescue: mounted the virtio-fs tag rootfs on /newroot \(virtiofs, ro\) in [0-9]+ us' \
+		"the tag mounted read-only" &&
+	expect_field "$T/console.log" root marker shared &&
+	expect_field "$T/console.log" root fs virtiofs &&
+	expect_exec_line /sbin/init rootfs virtiofs ro || return 1
+	# systemd's form, and a tag that does not exist, named.
+	virtiofs_boot "$T/systemd-form.log" "$T/rescue.img" "root=rootfs rootfstype=virtiofs" || return 1
+	expect_field "$T/systemd-form.log" root marker shared || return 1
+	virtiofs_boot "$T/nosuch.log" "$T/rescue.img" "root=virtiofs:nosuch rootwait=3" \
+		--end-on 'rescue: unable to mount the virtio-fs tag' || return 1
+	expect_log "$T/nosuch.log" 'rescue: unable to mount the virtio-fs tag nosuch on /newroot: no virtio-fs device has this tag \(waited 3 s\)' \
+		"the missing tag named"
 }

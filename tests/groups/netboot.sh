@@ -175,12 +175,6 @@ test_http_boots_the_root_under_bios() {
 	expect_netboot_root "$T/console.log" http
 }
 
-# stock_rescue_img KVER: $T/rescue.img, mkrescue -k's image of KVER.
-stock_rescue_img() {
-	"$BUILD/mkrescue" -k "$1" --init "$RESCUE_INIT" --no-storage -o "$T/rescue.img" \
-		2>"$T/mkrescue.log" || { fail "mkrescue -k $1 failed:" "$(tail -5 "$T/mkrescue.log")"; return 1; }
-}
-
 # Under UEFI (OVMF, Secure Boot off), the iPXE of the NIC's EFI ROM:
 # it starts the kernel through its EFI stub, which reads the image by
 # the initrd=rescue.img that boot.ipxe gives (the patched kernel has no
@@ -188,7 +182,7 @@ stock_rescue_img() {
 # the rescue system takes its own lease, as the script's line asks.
 test_http_boots_the_root_under_uefi_with_ip_dhcp() {
 	local kver status
-	kver=$(stock_kernel_version) && stock_rescue_img "$kver" || return 1
+	kver=$(stock_kernel_version) && stock_image "$T/rescue.img" --no-storage || return 1
 	netboot_folder "/boot/vmlinuz-$kver" "$T/rescue.img" "root=UUID=$ROOT_UUID" --ip dhcp &&
 	netboot_root "$T/root.img" "$ROOT_UUID" root uefi &&
 	http_start "$T/srv" || return 1
@@ -216,7 +210,7 @@ test_http_boots_the_root_under_uefi_with_ip_dhcp() {
 # such machines to mkrescue-media iso.
 test_secure_boot_refuses_the_kernel_and_says_so() {
 	local kver status
-	kver=$(stock_kernel_version) && stock_rescue_img "$kver" || return 1
+	kver=$(stock_kernel_version) && stock_image "$T/rescue.img" --no-storage || return 1
 	netboot_folder "/boot/vmlinuz-$kver" "$T/rescue.img" "" && http_start "$T/srv" || return 1
 	nic 52:54:00:12:34:56 "http://10.0.2.2:$HTTP_PORT/rescue/boot.ipxe"
 	VM_TIMEOUT=$NETBOOT_VM_TIMEOUT boot_vm "$T/console.log" --firmware uefi-secure --mem 512M \

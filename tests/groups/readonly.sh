@@ -231,16 +231,6 @@ xfs_proto() { # dir
 	echo "\$"
 }
 
-# The image of the stock kernel, mkrescue -k [ARGS], for the XFS and md
-# tests.
-stock_image() { # out [mkrescue args]
-	local kver out=$1
-	shift
-	kver=$(stock_kernel_version) || return 1
-	"$BUILD/mkrescue" --init "$BUILD/rescue-init" -k "$kver" "$@" -o "$out" 2>"$T/mkrescue.err" ||
-		{ fail "mkrescue -k $kver failed:" "$(cat "$T/mkrescue.err")"; return 1; }
-}
-
 # stock_dirty_root NAME OUT MARKER MB VERSION APPEND: a root with a log
 # to replay in OUT, made once per recipe by rescue-init itself on the
 # stock kernel: the tree $T/NAME-root (make_root_dir, MARKER, the

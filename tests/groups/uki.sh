@@ -20,18 +20,12 @@ ESP_TYPE=C12A7328-F81F-11D2-BA4B-00A0C93EC93B
 # probes ACPI and every PCI device.
 UKI_VM_TIMEOUT=${UKI_VM_TIMEOUT:-${STOCK_VM_TIMEOUT:-240}}
 
-# uki_rescue_img KVER OUT: mkrescue -k's image for KVER.
-uki_rescue_img() {
-	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$1" -o "$2" 2>"$2.err" ||
-		{ fail "mkrescue -k $1:" "$(cat "$2.err")"; return 1; }
-}
-
 # uki_make KVER OUT [mkrescue-media options]: the UKI of KVER's kernel and
 # image ($T/rescue.img, made once).
 uki_make() {
 	local kver=$1 out=$2
 	shift 2
-	[ -s "$T/rescue.img" ] || uki_rescue_img "$kver" "$T/rescue.img" || return 1
+	[ -s "$T/rescue.img" ] || stock_image "$T/rescue.img" || return 1
 	"$MEDIA" uki -q -k "/boot/vmlinuz-$kver" -i "$T/rescue.img" -o "$out" "$@" \
 		2>"$out.err" || { fail "mkrescue-media uki:" "$(cat "$out.err")"; return 1; }
 }
@@ -207,7 +201,7 @@ test_uki_is_reproducible() {
 test_uki_bad_signing_options_are_one_error() {
 	local kver
 	kver=$(stock_kernel_version) || return 1
-	uki_rescue_img "$kver" "$T/rescue.img" || return 1
+	stock_image "$T/rescue.img" || return 1
 	printf wrong >"$T/pass"
 	if "$MEDIA" uki -q -k "/boot/vmlinuz-$kver" -i "$T/rescue.img" -o "$T/x.efi" \
 		--sign-key "$SNAKEOIL_KEY" --sign-cert "$SNAKEOIL_CERT" --sign-pass-file "$T/pass" \
@@ -324,7 +318,7 @@ test_systemd_boot_boots_the_plugins_entry() {
 	command -v unshare >/dev/null || { fail "no unshare (util-linux)"; return 1; }
 	dir=$esp/$KI_TOKEN/$kver
 	mkdir -p "$T/boot" "$T/conf" "$dir" "$esp/loader/entries" "$esp/EFI/BOOT" || return 1
-	uki_rescue_img "$kver" "$T/boot/rescue.img-$kver" &&
+	stock_image "$T/boot/rescue.img-$kver" &&
 		cp "/boot/vmlinuz-$kver" "$dir/linux" &&
 		cp /usr/lib/systemd/boot/efi/systemd-bootx64.efi "$esp/EFI/BOOT/BOOTX64.EFI" || return 1
 	printf '%s\n' 'timeout 0' "default devtmpfs-rescue-$kver.conf" >"$esp/loader/loader.conf"

@@ -408,3 +408,26 @@ passphrase_steps() {
 		printf '%s\n' "send $3" end
 	} >"$T/steps"
 }
+
+# virtiofs_boot LOG INITRD APPEND [run-vm options]: the stock kernel
+# ($STOCK_KVER) with INITRD, $T/root shared by the host's virtiofsd
+# (qemu-system-common) under the virtio-fs tag "rootfs".  vhost-user
+# needs the guest's memory shared with virtiofsd: a memfd backend.
+virtiofs_boot() {
+	local log=$1 initrd=$2 append=$3 kver sock=$T/virtiofs.sock pid status
+	shift 3
+	kver=$(stock_kernel_version) || return 1
+	/usr/lib/qemu/virtiofsd --socket-path="$sock" -o source="$T/root" \
+		-o cache=none -o sandbox=chroot >"$log.virtiofsd" 2>&1 &
+	pid=$!
+	VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$initrd" --mem 512M --append "$append" \
+		--qemu-arg -object --qemu-arg memory-backend-memfd,id=mem,size=512M,share=on \
+		--qemu-arg -numa --qemu-arg node,memdev=mem \
+		--qemu-arg -chardev --qemu-arg "socket,id=vfs,path=$sock" \
+		--qemu-arg -device --qemu-arg vhost-user-fs-pci,chardev=vfs,tag=rootfs "$@"
+	status=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return "$status"
+}

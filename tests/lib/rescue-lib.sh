@@ -148,6 +148,17 @@ make_root_dir() {
 	echo "$2" >"$1/marker"
 }
 
+# stock_image OUT [mkrescue options]: mkrescue -k's image of the stock
+# kernel under test (stock_kernel_version), with this tree's rescue-init;
+# a failure fails the test with mkrescue's words.
+stock_image() {
+	local kver out=$1
+	shift
+	kver=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" --init "$RESCUE_INIT" -k "$kver" "$@" -o "$out" 2>"$T/mkrescue.err" ||
+		{ fail "mkrescue -k $kver $* failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+}
+
 # A disk with an ext4 filesystem and nothing else (a decoy).
 make_decoy() { # img uuid label
 	mkdir -p "$T/decoy"

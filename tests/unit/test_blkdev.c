@@ -61,6 +61,7 @@ static int setup(void **state)
 	device("virtio0/vda/vda1", "vda1", "254:1", "8192", "1");
 	device("virtio0/vda/vda2", "vda2", "254:2", "8192", "2");
 	device("virtio0/vda/vda10", "vda10", "254:10", "2048", "10");
+	put("devices/virtio0/vda", "serial", "disk-7");
 	device("virtio0/cciss!c0d0", "cciss!c0d0", "104:0", "0", NULL);
 	device("virtio0/bad", "bad", "not-a-number", "1", NULL);
 	/* sscanf("%u:%u") took these; a number past UINT_MAX wrapped */
@@ -100,6 +101,10 @@ static void enumerates_disks_and_partitions(void **state)
 	assert_int_equal(l.dev[4].partno, 10);
 	assert_string_equal(l.dev[4].disk, "vda");
 	assert_string_equal(l.dev[2].disk, "vda");
+	/* The disk's identity, on its partitions too; none: empty. */
+	assert_string_equal(l.dev[1].path_id, "serial:disk-7");
+	assert_string_equal(l.dev[4].path_id, "serial:disk-7");
+	assert_string_equal(l.dev[0].path_id, "");
 	i = blk_find(&l, "vda2");
 	assert_int_equal(i, 3);
 	blk_remove(&l, "vda2");

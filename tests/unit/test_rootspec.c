@@ -355,6 +355,30 @@ static void devices_of_one_btrfs_are_one_match(void **state)
 	assert_int_equal(match("UUID=" U1, &f, &o), -ENOTUNIQ);
 }
 
+/* One disk on two paths is one match; a clone with another identity is not. */
+static void paths_of_one_disk_are_one_match(void **state)
+{
+	size_t f = 99, o = 99;
+
+	(void)state;
+	strcpy(devs[5].uuid, U1);			/* vdb: vda's UUID */
+	devs[5].sectors = devs[0].sectors;
+	devs[5].partno = devs[0].partno;
+	assert_int_equal(match("UUID=" U1, &f, &o), -ENOTUNIQ);
+	strcpy(devs[0].path_id, "wwid:naa.5000c50015ea71ac");
+	strcpy(devs[5].path_id, "wwid:naa.5000c50015ea71ac");
+	assert_int_equal(match("UUID=" U1, &f, &o), 0);
+	assert_string_equal(devs[f].name, "vda");
+	assert_int_equal(rootspec_count(&spec, devs, ndevs), 1);
+	devs[5].sectors++;		/* not the same blocks */
+	assert_int_equal(match("UUID=" U1, &f, &o), -ENOTUNIQ);
+	devs[5].sectors--;
+	strcpy(devs[5].path_id, "wwid:naa.5000c50015ea71ad");
+	assert_int_equal(match("UUID=" U1, &f, &o), -ENOTUNIQ);
+	devs[0].path_id[0] = devs[5].path_id[0] = '\0';	/* no identity */
+	assert_int_equal(match("UUID=" U1, &f, &o), -ENOTUNIQ);
+}
+
 static void partnroff_counts_on_the_same_disk(void **state)
 {
 	size_t f = 99, o = 99;
@@ -414,6 +438,7 @@ UNIT_MAIN(NULL, NULL,
 	cmocka_unit_test_setup(no_match_says_what_is_missing, setup_devices),
 	cmocka_unit_test_setup(two_matches_name_both, setup_devices),
 	cmocka_unit_test_setup(matches_a_layer_alias, setup_devices),
+	cmocka_unit_test_setup(paths_of_one_disk_are_one_match, setup_devices),
 	cmocka_unit_test_setup(devices_of_one_btrfs_are_one_match,
 			       setup_devices),
 	cmocka_unit_test_setup(partnroff_counts_on_the_same_disk, setup_devices),

@@ -34,6 +34,26 @@
  * One LUKS UUID on two devices (a dd copy of the disk) opens neither:
  * which one would boot would depend on the probe order.
  *
+ * crypttab: the image's /etc/crypttab (mkrescue --crypttab, dracut's
+ * crypt module under hostonly; parsed by rescue/lib/crypttab.c) names
+ * the container whose device is its SOURCE, as the booted system's
+ * fstab and systemd-cryptsetup expect it (vda3_crypt), and gives its
+ * options: discard (--allow-discards), readonly, header= (a detached
+ * header in the image: its data device, seen by device_seen(), has no
+ * LUKS signature), a key file in the image.  rd.luks.name=UUID=NAME
+ * names one too (before crypttab), rd.luks.options=[UUID=]OPTIONS
+ * gives the options of a container crypttab does not list.  An entry
+ * with initramfs (Debian) or x-initrd.attach (systemd) is opened even
+ * when rd.luks.uuid= does not name it.  keyscript= is refused with a
+ * line, and the passphrase asked instead: a keyscript runs a shell
+ * program of the root's cryptsetup package, and the one most used,
+ * decrypt_keyctl, does what the kept passphrase does here.
+ *
+ * One passphrase for all: the last one typed that opened a container
+ * is tried on each container that then waits for a passphrase, before
+ * asking for its own (Debian's decrypt_keyctl habit).  It stays in PID
+ * 1's memory only, gone with the exec of the root's init.
+ *
  * Read-only: --readonly only in strict mode (readonly_strict()).  On
  * a plain read-only boot the mapping is writable, as dracut makes it:
  * the root is mounted ro anyway, and the booted system's remount of /
@@ -52,8 +72,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "crypttab.h"
 #include "lukskey.h"
 #include "luksprompt.h"
+#include "readfile.h"
 #include "storage.h"
 
 #define LUKS_MAX	16
@@ -64,6 +86,8 @@
 #define LUKS_PASS_MAX	512	/* cryptsetup's interactive limit */
 #define KEY_MOUNT	"/run/rescue-luks-key"
 #define CRYPTSETUP_BAD_KEY	2	/* "No key available with this ..." */
+#define LUKS_CRYPTTAB	"/etc/crypttab"
+#define LUKS_CRYPTTAB_MAX	32
 
 /*
  * L_ASK_AGAIN: its prompt failed; asked again at the next attempt.
@@ -73,14 +97,16 @@ enum luks_state { L_NEW, L_WAIT_KEY, L_OPEN, L_FAILED, L_SKIPPED,
 		  L_ASK_AGAIN, L_CLASH };
 
 struct luks {
-	char name[64], node[80];	/* vda2, /dev/vda2 */
+	const struct crypttab_entry *opt;	/* its options, or NULL */
 	struct blkdev dev;		/* as probed, for LUKSDEV matching */
-	char uuid[140];			/* escaped for messages */
-	char dmname[80];		/* luks-UUID */
-	char dm[32];			/* dm-0 once open */
 	int version;			/* 1 or 2 */
 	enum luks_state state;
 	int key;			/* the rd.luks.key it waits for */
+	char name[64], node[80];	/* vda2, /dev/vda2 */
+	char uuid[140];			/* escaped for messages */
+	char dmname[CRYPTTAB_NAME_MAX];	/* luks-UUID, or crypttab's name */
+	char from[48];			/* what named it: "/etc/crypttab line 2" */
+	char dm[32];			/* dm-0 once open */
 	char why[200];
 };
 
@@ -91,6 +117,19 @@ static size_t nonly;
 static struct lukskey keys[LUKS_KEYS_MAX];	/* rd.luks.key= */
 static size_t nkeys;
 static unsigned prompt_timeout_s;	/* 0: wait forever */
+static struct crypttab_entry tab[LUKS_CRYPTTAB_MAX];	/* /etc/crypttab */
+static size_t ntab;
+static struct {
+	char uuid[64], name[CRYPTTAB_NAME_MAX];
+} names[LUKS_UUIDS_MAX];			/* rd.luks.name= */
+static size_t nnames;
+static struct {
+	char uuid[64];				/* "": every container */
+	struct crypttab_entry o;
+} opts[LUKS_UUIDS_MAX];				/* rd.luks.options= */
+static size_t nopts;
+static char kept[LUKS_PASS_MAX];	/* the passphrase that opened one */
+static size_t kept_len;
 static char timeout_param[48];		/* what set it, for messages */
 
 /*
@@ -118,6 +157,75 @@ static unsigned prompt_timeout(const struct cmdline *c)
 	return !c->shell && c->retry_s > 0 ? (unsigned)c->retry_s : 0;
 }
 
+static void bad_line(void *ctx, int no, const char *why)
+{
+	(void)ctx;
+	log_warn("luks: %s line %d ignored: %s", LUKS_CRYPTTAB, no, why);
+}
+
+/* The image's crypttab, its entries' devices checked as root= specs. */
+static void read_crypttab(const struct cmdline *c)
+{
+	struct rootspec spec;
+	char *text, why[200];
+	size_t i, n;
+	int err;
+
+	ntab = 0;
+	if (!cmdline_flag(c, "rd.luks.crypttab", true)) {
+		log_info("luks: %s not read: rd.luks.crypttab=0", LUKS_CRYPTTAB);
+		return;
+	}
+	err = readfile_alloc(LUKS_CRYPTTAB, 1 << 20, &text, NULL);
+	if (err) {
+		if (err != -ENOENT)
+			log_warn("luks: unable to read %s: %s", LUKS_CRYPTTAB,
+				 errtext(-err));
+		return;
+	}
+	n = crypttab_parse(text, tab, ARRAY_SIZE(tab), bad_line, NULL);
+	free(text);
+	for (i = 0; i < n; i++) {
+		if (rootspec_parse(tab[i].source, &spec, why, sizeof(why))) {
+			log_warn("luks: %s line %d (%s) ignored: its device "
+				 "%s: %s", LUKS_CRYPTTAB, tab[i].line,
+				 tab[i].name, tab[i].source, why);
+			continue;
+		}
+		tab[ntab++] = tab[i];
+	}
+}
+
+/* rd.luks.name=UUID=NAME and rd.luks.options=[UUID=]OPTIONS. */
+static void read_params(const struct cmdline *c)
+{
+	const char *v[LUKS_UUIDS_MAX];
+	char why[200];
+	size_t i, n;
+
+	nnames = nopts = 0;
+	n = cmdline_get_all(c, "rd.luks.name", v, ARRAY_SIZE(v));
+	for (i = 0; i < n; i++) {
+		if (v[i] && !crypttab_luks_name(v[i], names[nnames].uuid,
+				sizeof(names[0].uuid), names[nnames].name,
+				sizeof(names[0].name), why, sizeof(why)))
+			nnames++;
+		else
+			log_warn("luks: rd.luks.name=%s ignored: %s",
+				 v[i] ? v[i] : "", v[i] ? why : "no value");
+	}
+	n = cmdline_get_all(c, "rd.luks.options", v, ARRAY_SIZE(v));
+	for (i = 0; i < n; i++) {
+		if (v[i] && !crypttab_luks_options(v[i], opts[nopts].uuid,
+				sizeof(opts[0].uuid), &opts[nopts].o, why,
+				sizeof(why)))
+			nopts++;
+		else
+			log_warn("luks: rd.luks.options=%s ignored: %s",
+				 v[i] ? v[i] : "", v[i] ? why : "no value");
+	}
+}
+
 static bool luks_setup(const struct cmdline *c)
 {
 	const char *specs[LUKS_KEYS_MAX];
@@ -127,6 +235,8 @@ static bool luks_setup(const struct cmdline *c)
 	if (!cmdline_flag(c, "rd.luks", true))
 		return false;
 	prompt_timeout_s = prompt_timeout(c);
+	read_crypttab(c);
+	read_params(c);
 	nonly = cmdline_get_all(c, "rd.luks.uuid", only, ARRAY_SIZE(only));
 	n = cmdline_get_all(c, "rd.luks.key", specs, ARRAY_SIZE(specs));
 	for (i = 0; i < n; i++) {
@@ -142,13 +252,29 @@ static bool luks_setup(const struct cmdline *c)
 	return true;
 }
 
-/* rd.luks.uuid=: "luks-" dropped, matched as a part, any case. */
-static bool wanted(const char *uuid)
+/* The name rd.luks.name= gives the container UUID, or NULL. */
+static const char *name_given(const char *uuid)
+{
+	size_t i;
+
+	for (i = 0; i < nnames; i++)
+		if (!strcasecmp(names[i].uuid, uuid))
+			return names[i].name;
+	return NULL;
+}
+
+/*
+ * rd.luks.uuid=: "luks-" dropped, matched as a part, any case.  Also
+ * a container rd.luks.name= names, or whose crypttab entry says
+ * initramfs or x-initrd.attach.
+ */
+static bool wanted(const struct luks *x, const char *uuid)
 {
 	const char *u;
 	size_t i;
 
-	if (!nonly)
+	if (!nonly || name_given(uuid) ||
+	    (x->opt && x->opt->flags & (CT_INITRAMFS | CT_ATTACH)))
 		return true;
 	for (i = 0; i < nonly; i++) {
 		u = only[i] ? only[i] : "";
@@ -182,15 +308,25 @@ static int read_version(const char *node)
  */
 static int open_with(struct luks *x, const void *key, size_t len)
 {
-	char *argv[10];
+	char *argv[16], *header = x->opt && x->opt->header[0] ?
+				 (char *)x->opt->header : NULL;
+	bool ro = readonly_strict() || (x->opt &&
+					x->opt->flags & CT_READONLY);
+	bool discard = x->opt && x->opt->flags & CT_DISCARD;
 	int argc = 0, r;
 
 	argv[argc++] = "cryptsetup";
 	argv[argc++] = "open";
 	argv[argc++] = "--type";
 	argv[argc++] = "luks";
-	if (readonly_strict())
+	if (ro)
 		argv[argc++] = "--readonly";
+	if (discard)
+		argv[argc++] = "--allow-discards";
+	if (header) {
+		argv[argc++] = "--header";
+		argv[argc++] = header;
+	}
 	argv[argc++] = "--key-file=-";
 	/* the node: cryptsetup finds UUID= only through udev's links */
 	argv[argc++] = x->node;
@@ -202,9 +338,12 @@ static int open_with(struct luks *x, const void *key, size_t len)
 			snprintf(x->dm, sizeof(x->dm), "?");
 		x->state = L_OPEN;
 		log_info("luks: opened %s (LUKS%d, UUID %s) as %s "
-			 "(/dev/mapper/%s)%s", x->node, x->version, x->uuid,
-			 x->dm, x->dmname,
-			 readonly_strict() ? ", read-only" : "");
+			 "(/dev/mapper/%s)%s%s%s%s%s%s", x->node, x->version,
+			 x->uuid, x->dm, x->dmname,
+			 x->from[0] ? ", named by " : "", x->from,
+			 discard ? ", discards allowed" : "",
+			 header ? ", header " : "", header ? header : "",
+			 ro ? ", read-only" : "");
 		return 0;
 	}
 	if (r == -ENOENT)
@@ -258,18 +397,24 @@ static void no_passphrase(struct luks *x, int err)
 /*
  * A passphrase refused as typed under the image's keymap: the same keys
  * as the kernel's US map reads them, once (a passphrase set before the
- * layout changed; docs/decisions.md, "keymap").  CRYPTSETUP_BAD_KEY
- * when that opens nothing either, or there is nothing else to try.
+ * layout changed; docs/decisions.md, "keymap"); what opened goes into
+ * pass (LUKS_PASS_MAX), *len, for the next container that waits.
+ * CRYPTSETUP_BAD_KEY when that opens nothing either, or there is
+ * nothing else to try.
  */
-static int retry_as_us(struct luks *x, const char *pass, size_t len)
+static int retry_as_us(struct luks *x, char *pass, int *len)
 {
 	char us[LUKS_PASS_MAX];
 	int n, r;
 
-	n = keymap_as_us(pass, len, us, sizeof(us));
+	n = keymap_as_us(pass, (size_t)*len, us, sizeof(us));
 	if (n <= 0)
 		return CRYPTSETUP_BAD_KEY;
 	r = open_with(x, us, (size_t)n);
+	if (r == 0) {
+		memcpy(pass, us, (size_t)n);
+		*len = n;
+	}
 	explicit_bzero(us, sizeof(us));
 	if (r == 0)
 		log_warn("luks: %s opened with the keys typed read as the US "
@@ -329,7 +474,11 @@ static int prompt(struct luks *x)
 		}
 		r = open_with(x, pass, (size_t)n);
 		if (r == CRYPTSETUP_BAD_KEY)
-			r = retry_as_us(x, pass, (size_t)n);
+			r = retry_as_us(x, pass, &n);
+		if (r == 0) {	/* for the next container that waits */
+			memcpy(kept, pass, (size_t)n);
+			kept_len = (size_t)n;
+		}
 		explicit_bzero(pass, sizeof(pass));
 		if (r != CRYPTSETUP_BAD_KEY)
 			break;
@@ -355,6 +504,34 @@ out:
 	}
 	unlink(RESCUE_LUKS_PASS_FIFO);
 	return r;
+}
+
+/*
+ * The passphrase that opened another container first (one passphrase
+ * for all, as Debian's decrypt_keyctl keeps it), then the prompt.
+ */
+static int ask(struct luks *x)
+{
+	int r;
+
+	if (kept_len) {
+		r = open_with(x, kept, kept_len);
+		if (r == 0) {
+			log_info("luks: %s opened with the passphrase typed "
+				 "for another container", x->node);
+			note_file(RESCUE_LUKS_STATUS, "%s opened\n", x->node);
+			return 0;
+		}
+		if (r != CRYPTSETUP_BAD_KEY) {
+			x->state = L_ASK_AGAIN;
+			log_error("luks: %s (UUID %s) not opened: %s", x->node,
+				  x->uuid, x->why);
+			return r;
+		}
+		log_info("luks: the passphrase typed before does not open %s "
+			 "(UUID %s): asking for its own", x->node, x->uuid);
+	}
+	return prompt(x);
 }
 
 /* The key file at path below root ("" for the initramfs). */
@@ -442,6 +619,34 @@ static int try_key(struct luks *x, size_t i, const struct blkdev *kd)
 	return err;
 }
 
+/*
+ * crypttab's key file, if it is in the image (mkrescue does not put it
+ * there by itself: --include does); 0 when it opened x.  A path with a
+ * device (systemd's PATH:DEVICE) is not looked for.
+ */
+static int crypttab_key(struct luks *x)
+{
+	const char *path = x->opt ? x->opt->keyfile : "";
+	char buf[LUKS_KEY_MAX];
+	size_t len = 0;
+	int err;
+
+	if (path[0] != '/' || strchr(path, ':'))
+		return -ENOENT;
+	err = read_key("", path, buf, sizeof(buf), &len);
+	if (err) {
+		log_info("luks: no key file %s in this image for %s (%s): "
+			 "asking for the passphrase", path, x->node, x->from);
+		return err;
+	}
+	err = open_with(x, buf, len);
+	explicit_bzero(buf, sizeof(buf));
+	if (err == CRYPTSETUP_BAD_KEY)
+		log_warn("luks: the key file %s opens no keyslot of %s (UUID "
+			 "%s)", path, x->node, x->uuid);
+	return err;
+}
+
 /* The device of spec among those there now, probed as the root is. */
 static int find_keydev(const struct rootspec *spec, struct blklist *l,
 		       size_t *at)
@@ -490,7 +695,9 @@ static int unlock(struct luks *x, size_t from)
 			return 0;
 		}
 	}
-	return prompt(x);
+	if (crypttab_key(x) == 0)
+		return 0;
+	return ask(x);
 }
 
 /*
@@ -552,8 +759,9 @@ static bool clashes(struct luks *x, const struct blkdev *d)
 static int open_one(struct luks *x, const struct blkdev *d)
 {
 	char path[64];
+	size_t i;
 
-	if (!uuid_usable(d->uuid)) {
+	if (!x->dmname[0] && !uuid_usable(d->uuid)) {
 		x->state = L_FAILED;
 		snprintf(x->why, sizeof(x->why), "its UUID is not hex digits "
 			 "and dashes, which luks-UUID is made of");
@@ -561,9 +769,21 @@ static int open_one(struct luks *x, const struct blkdev *d)
 			  x->uuid, x->why);
 		return -EINVAL;
 	}
-	snprintf(x->dmname, sizeof(x->dmname), "luks-%s", d->uuid);
+	if (!x->dmname[0])
+		snprintf(x->dmname, sizeof(x->dmname), "luks-%s", d->uuid);
 	if (clashes(x, d))
 		return -ENOTUNIQ;
+	for (i = 0; i < ncont; i++)
+		if (&cont[i] != x && cont[i].state == L_OPEN &&
+		    !strcmp(cont[i].dmname, x->dmname)) {
+			x->state = L_FAILED;
+			snprintf(x->why, sizeof(x->why), "its name %.60s (%.40s) is "
+				 "%.60s's already", x->dmname, x->from,
+				 cont[i].node);
+			log_error("luks: %s (UUID %s) left closed: %s", x->node,
+				  x->uuid, x->why);
+			return -EEXIST;
+		}
 	if (dm_find(x->dmname, x->dm, sizeof(x->dm)) == 0) {
 		x->state = L_OPEN;	/* by an earlier run of /init */
 		return 0;
@@ -583,17 +803,77 @@ static int open_one(struct luks *x, const struct blkdev *d)
 	return unlock(x, 0);
 }
 
-/* x's fields from d, then open it if it is wanted and can be. */
-static int take(struct luks *x, const struct blkdev *d)
+/* The crypttab entry whose device is d, or NULL. */
+static const struct crypttab_entry *entry_of(const struct blkdev *d)
 {
-	snprintf(x->name, sizeof(x->name), "%s", d->name);
+	struct rootspec spec;
+	char why[200];
+	size_t i, f, o;
+
+	for (i = 0; i < ntab; i++)
+		if (!(tab[i].flags & CT_NOT_LUKS) &&
+		    !rootspec_parse(tab[i].source, &spec, why, sizeof(why)) &&
+		    rootspec_match(&spec, d, 1, &f, &o) == 0)
+			return &tab[i];
+	return NULL;
+}
+
+/* rd.luks.options= for the container UUID: its own, else everyone's. */
+static const struct crypttab_entry *options_given(const char *uuid)
+{
+	size_t i;
+
+	for (i = 0; i < nopts; i++)
+		if (!strcasecmp(opts[i].uuid, uuid))
+			return &opts[i].o;
+	for (i = 0; i < nopts; i++)
+		if (!opts[i].uuid[0])
+			return &opts[i].o;
+	return NULL;
+}
+
+/*
+ * x's name and options: rd.luks.name=, else its crypttab entry e (also
+ * its options), else luks-UUID (open_one()); keyscript= said here.
+ */
+static void configure(struct luks *x, const char *uuid,
+		      const struct crypttab_entry *e)
+{
+	const char *name = name_given(uuid);
+
+	x->opt = e ? e : options_given(uuid);
+	if (e)
+		snprintf(x->from, sizeof(x->from), "%s line %d", LUKS_CRYPTTAB,
+			 e->line);
+	if (name) {
+		snprintf(x->dmname, sizeof(x->dmname), "%s", name);
+		snprintf(x->from, sizeof(x->from), "rd.luks.name=");
+	} else if (e) {
+		snprintf(x->dmname, sizeof(x->dmname), "%s", e->name);
+	}
+	if (x->opt && x->opt->keyscript[0])
+		log_warn("luks: keyscript=%s of %s (%s) refused: rescue-init "
+			 "runs no keyscript; asking for the passphrase instead",
+			 x->opt->keyscript, x->node,
+			 e ? x->from : "rd.luks.options=");
+}
+
+/*
+ * x's fields from d (its crypttab entry e, or NULL), then open it if it
+ * is wanted and can be.
+ */
+static int take(struct luks *x, const struct blkdev *d,
+		const struct crypttab_entry *e)
+{
 	snprintf(x->node, sizeof(x->node), "%s", d->node);
 	x->dev = *d;
 	x->dev.parts = NULL;
 	x->dev.nparts = 0;
+	configure(x, d->uuid, e);
 	devtable_escape(d->uuid, x->uuid, sizeof(x->uuid));
-	x->version = read_version(d->node);
-	if (!wanted(d->uuid)) {
+	x->version = read_version(x->opt && x->opt->header[0] ?
+				  x->opt->header : d->node);
+	if (!wanted(x, d->uuid)) {
 		x->state = L_SKIPPED;
 		snprintf(x->why, sizeof(x->why), "not in rd.luks.uuid");
 		log_info("luks: %s left closed: its UUID %s is not in "
@@ -613,18 +893,86 @@ static int luks_device_added(const struct blkdev *d)
 	if (x->state != L_NEW)
 		return 0;	/* taken already */
 	luksprompt_echo_off();
-	r = take(x, d);
+	r = take(x, d, entry_of(d));
 	luksprompt_echo_on();
 	return r;
 }
 
-/* dm-N names; a key device that came for a container waiting on it. */
+/* The LUKS UUID of a header file, at 168 in LUKS1 and LUKS2 alike. */
+static int header_uuid(const char *path, char *uuid, size_t size)
+{
+	char h[208];
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    memcmp(h, "LUKS\xba\xbe", 6))
+		err = -EMEDIUMTYPE;
+	close(fd);
+	if (!err)
+		snprintf(uuid, size, "%.40s", h + 168);
+	return err;
+}
+
+/*
+ * d is the data device of a crypttab entry with header=: it has no
+ * LUKS signature, so no device_added() comes for it.  Opened with the
+ * header file of the image, the container's UUID its header's.
+ */
+static void detached(const struct blkdev *d)
+{
+	struct rootspec spec;
+	struct blkdev h;
+	struct luks *x;
+	char why[200];
+	size_t i, f, o;
+	int err;
+
+	if (!strcmp(d->type, "crypto_LUKS") || !strncmp(d->name, "dm-", 3))
+		return;
+	for (i = 0; i < ntab; i++) {
+		if (!tab[i].header[0] || tab[i].flags & CT_NOT_LUKS ||
+		    rootspec_parse(tab[i].source, &spec, why, sizeof(why)) ||
+		    rootspec_match(&spec, d, 1, &f, &o))
+			continue;
+		x = STORAGE_SLOT(cont, ncont, name, d->name);
+		if (!x || x->state != L_NEW)
+			return;
+		h = *d;
+		snprintf(h.type, sizeof(h.type), "crypto_LUKS");
+		err = header_uuid(tab[i].header, h.uuid, sizeof(h.uuid));
+		if (err) {
+			snprintf(x->node, sizeof(x->node), "%s", d->node);
+			x->state = L_FAILED;
+			snprintf(x->why, sizeof(x->why), "its header %.80s (%s "
+				 "line %d): %.60s", tab[i].header, LUKS_CRYPTTAB,
+				 tab[i].line, err == -EMEDIUMTYPE ?
+				 "not a LUKS header" : err == -ENOENT ?
+				 "not in this image" : errtext(-err));
+			log_error("luks: %s left closed: %s", d->node, x->why);
+			return;
+		}
+		luksprompt_echo_off();
+		take(x, &h, &tab[i]);
+		luksprompt_echo_on();
+		return;
+	}
+}
+
+/*
+ * dm-N names; the data device of a detached header; a key device that
+ * came for a container waiting on it.
+ */
 static void luks_device_seen(struct blkdev *d)
 {
 	size_t i, f, o;
 	int k;
 
 	dm_annotate(d);
+	if (ntab)
+		detached(d);
 	for (i = 0; i < ncont; i++) {
 		k = cont[i].key;
 		if (cont[i].state != L_WAIT_KEY ||
@@ -660,7 +1008,7 @@ static int luks_root_wait_over(void)
 		log_warn("luks: no key device %s for %s (UUID %s): asking for "
 			 "the passphrase", keys[cont[i].key].keydev.text,
 			 cont[i].node, cont[i].uuid);
-		if (prompt(&cont[i]) == 0)
+		if (ask(&cont[i]) == 0)
 			n++;
 	}
 	/*

@@ -147,4 +147,7 @@ void *storage_slot(void *table, size_t size, size_t *n, size_t max,
  * write on the first write (md starts "readonly", not "read-auto").
  */
 
+/* multipath.c: the root's other paths, named in one line. */
+void multipath_note_root(const struct blklist *l, size_t i);
+
 #endif
