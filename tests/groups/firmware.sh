@@ -134,7 +134,7 @@ mkrescue_ships_the_declared_firmware() {
 		{ fail "mkrescue -k $kver --add-module fwtest failed:" "$(cat "$T/mkrescue.err")"; return 1; }
 	grep -qxF "mkrescue: possible missing firmware $FW_MISSING for module fwtest (not in $T/fw)" "$T/mkrescue.err" ||
 		{ fail "mkrescue did not name the missing firmware:" "$(cat "$T/mkrescue.err")"; return 1; }
-	tail -c +"$(($(early_cpio_size "$T/rescue.img") + 1))" "$T/rescue.img" | zstdcat | bsdcpio -it 2>/dev/null >"$T/list"
+	tail -c +"$(($(newc_walk end "$T/rescue.img") + 1))" "$T/rescue.img" | zstdcat | bsdcpio -it 2>/dev/null >"$T/list"
 	grep -qx "lib/firmware/$FW_NAME.$form" "$T/list" ||
 		{ fail "no lib/firmware/$FW_NAME.$form in the image:" "$(grep firmware "$T/list")"; return 1; }
 	fwtest_boot "$T/rescue.img" || return 1
@@ -224,24 +224,6 @@ microcode_fixture() {
 	printf 'not microcode\n' >"$1/amd-ucode/README"
 }
 
-# The size of the uncompressed newc archive at the start of IMG, through
-# its TRAILER!!! entry (no padding follows: mkrescue writes none).
-early_cpio_size() {
-	perl -e '
-		open(my $f, "<", $ARGV[0]) or die "$ARGV[0]: $!\n";
-		binmode $f; local $/; my $d = <$f>; my $o = 0;
-		while (1) {
-			my $h = substr($d, $o, 110);
-			die "no newc magic at offset $o\n" unless substr($h, 0, 6) eq "070701";
-			my $size = hex(substr($h, 54, 8)), my $nl = hex(substr($h, 94, 8));
-			my $name = substr($d, $o + 110, $nl - 1);
-			$o = ($o + 110 + $nl + 3) & ~3;
-			$o = ($o + $size + 3) & ~3;
-			last if $name eq "TRAILER!!!";
-		}
-		print "$o\n";' "$1"
-}
-
 # A -k image with --microcode-dir starts with an uncompressed newc archive
 # of kernel/x86/microcode/GenuineIntel.bin and AuthenticAMD.bin, the
 # concatenations (in name order) of the fixture's Intel files and AMD .bin
@@ -274,7 +256,7 @@ test_microcode_starts_the_image() {
 	cmp "$T/intel.want" "$T/x/kernel/x86/microcode/GenuineIntel.bin" &&
 	cmp "$T/amd.want" "$T/x/kernel/x86/microcode/AuthenticAMD.bin" ||
 		{ fail "the microcode files are not the concatenations of the fixture's"; return 1; }
-	size=$(early_cpio_size "$T/a.img") || { fail "the early archive has no trailer"; return 1; }
+	size=$(newc_walk end "$T/a.img") || { fail "the early archive has no trailer"; return 1; }
 	tail -c +"$((size + 1))" "$T/a.img" | cmp -s - "$T/plain.img" ||
 		{ fail "after the early archive ($size bytes) the image is not the one without microcode"; return 1; }
 	note "early archive: $size bytes before $(stat -c %s "$T/plain.img") of image"

@@ -72,11 +72,15 @@ mk_with_host_key() {
 		{ fail "mkrescue --ssh-host-key failed:" "$(cat "$T/stderr")"; return 1; }
 }
 
-# The newc headers of an uncompressed image, one line per entry:
-# "ino mode(octal) uid gid nlink mtime devmajor devminor rdevmajor rdevminor name".
-newc_headers() {
+# newc_walk headers|end IMG: the entries of the uncompressed newc archive
+# at the start of IMG, through its TRAILER!!! entry: "headers", one line
+# per entry, "ino mode(octal) uid gid nlink mtime devmajor devminor
+# rdevmajor rdevminor name"; "end", the archive's size in bytes (what
+# follows it: the rest of an image that starts with an early cpio).
+newc_walk() {
 	perl -e '
-		open(my $f, "<", $ARGV[0]) or die "$ARGV[0]: $!\n";
+		my ($what, $img) = @ARGV;
+		open(my $f, "<", $img) or die "$img: $!\n";
 		binmode $f; local $/; my $d = <$f>; my $o = 0;
 		while (1) {
 			my $h = substr($d, $o, 110);
@@ -87,9 +91,12 @@ newc_headers() {
 			$o = ($o + $x[6] + 3) & ~3;
 			last if $name eq "TRAILER!!!";
 			printf "%d %o %d %d %d %d %d %d %d %d %s\n", @x[0 .. 5],
-				@x[7 .. 10], $name;
-		}' "$1"
+				@x[7 .. 10], $name if $what eq "headers";
+		}
+		print "$o\n" if $what eq "end";' "$1" "$2"
 }
+
+newc_headers() { newc_walk headers "$1"; }
 
 expect_entry() { # list mode path [target]
 	local want="$2 0 0 $3${4:+ -> $4}"
