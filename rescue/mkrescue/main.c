@@ -28,6 +28,7 @@
 #endif
 #define MKRESCUE_DEFAULT_BUSYBOX "/bin/busybox"
 #define MKRESCUE_DEFAULT_E2FSCK "/sbin/e2fsck.static"
+#define MKRESCUE_DEFAULT_RESUME_CONF "/etc/initramfs-tools/conf.d"
 
 enum { EXIT_USAGE = 2 };
 
@@ -160,6 +161,10 @@ static int gather(struct list *l, const struct options *o)
 		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key,
 			      o->ssh_default_host_key);
 	hostpath_free(&hp);
+	/* The host's hibernation swap with its kernel (-k), as initramfs-tools. */
+	if (!err && (o->resume_conf ? *o->resume_conf : o->kver != NULL))
+		err = resume_add(l, o->resume_conf ? o->resume_conf :
+				 MKRESCUE_DEFAULT_RESUME_CONF);
 	for (i = 0; !err && i < o->ninclude; i++)
 		err = include_add(l, o->include[i]);
 	if (!err)

@@ -43,6 +43,9 @@ static void usage(FILE *f, const struct options *d)
 		"      --ssh-host-key FILE  its host key, dropbear's or OpenSSH's format\n"
 		"                           (default %s,\n"
 		"                           an ed25519 key made there once)\n"
+		"      --resume-conf DIR    RESUME= of initramfs-tools' conf.d DIR as the\n"
+		"                           default resume= (default with -k:\n"
+		"                           /etc/initramfs-tools/conf.d; \"\" for none)\n"
 		"      --compress C         none, gzip or zstd (default zstd)\n"
 		"      --compress-level N   gzip 1-9, zstd 1-19\n"
 		"  -v, --verbose            say what is added and why\n"
@@ -88,7 +91,7 @@ enum {
 	OPT_MODULE_LIST, OPT_ADD_MODULE, OPT_INCLUDE, OPT_COMPRESS,
 	OPT_COMPRESS_LEVEL, OPT_VERSION, OPT_STORAGE, OPT_NO_STORAGE,
 	OPT_HOSTONLY, OPT_SSH_KEYS, OPT_SSH_HOST_KEY, OPT_DISK_TOOLS,
-	OPT_NO_DISK_TOOLS,
+	OPT_NO_DISK_TOOLS, OPT_RESUME_CONF,
 };
 
 static const struct option long_options[] = {
@@ -109,6 +112,7 @@ static const struct option long_options[] = {
 	{ "no-disk-tools", no_argument, NULL, OPT_NO_DISK_TOOLS },
 	{ "ssh-authorized-keys", required_argument, NULL, OPT_SSH_KEYS },
 	{ "ssh-host-key", required_argument, NULL, OPT_SSH_HOST_KEY },
+	{ "resume-conf", required_argument, NULL, OPT_RESUME_CONF },
 	{ "compress", required_argument, NULL, OPT_COMPRESS },
 	{ "compress-level", required_argument, NULL, OPT_COMPRESS_LEVEL },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -200,6 +204,7 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_HOSTONLY: o->hostonly = true; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
 		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;
+		case OPT_RESUME_CONF: o->resume_conf = optarg; break;
 		case 'v': msg_verbose_on = true; break;
 		case 'h': usage(stdout, &defaults); return 1;
 		case OPT_VERSION: printf("mkrescue %s\n", o->version); return 1;
