@@ -195,37 +195,56 @@ EOF
 }
 
 # hib_boot LOG INITRD APPEND: the stock kernel, 1 GiB, the root on vda and
-# the swap on vdb; LOG.txt without carriage returns and colours.
+# the swap on vdb; with $T/steps (a LUKS swap's passphrase), through
+# tests/tools/vm-steps.exp.  LOG.txt without carriage returns and colours.
 hib_boot() {
-	local log=$1 kver status=0
+	local log=$1 kver status=0 vm=(boot_vm "$1")
 	kver=$(stock_kernel_version) || return 1
-	VM_TIMEOUT=$DEBIAN_TIMEOUT boot_vm "$log" --kernel "/boot/vmlinuz-$kver" \
+	[ ! -e "$T/steps" ] ||
+		vm=("$TOP/tests/tools/vm-steps.exp" "$log" "$DEBIAN_TIMEOUT" "$T/steps")
+	VM_TIMEOUT=$DEBIAN_TIMEOUT "${vm[@]}" --kernel "/boot/vmlinuz-$kver" \
 		--initrd "$2" --mem 1G --append "root=UUID=$DEBIAN_ROOT_UUID $DEBIAN_APPEND $3" \
-		--disk "virtio-blk:$T/root.img" --disk "virtio-blk:$T/swap.img" || status=1
+		--disk "virtio-blk:$T/root.img" --disk "virtio-blk:$T/swap.img" ||
+		{ show_log "$log" 30; fail "the boot failed"; status=1; }
 	tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;]*m//g' >"$log.txt"
 	return "$status"
 }
 
-# hibernate_resume INITRD APPEND: boot, hibernate, boot again: resumed
-# by rescue-init, the marker process alive with its PID.
+LUKS_SWAP_UUID=5a7c0e11-93d4-4c2b-8f6e-1d2c3b4a5f61
+LUKS_SWAP_PASS=hibernate-swap-7
+
+# hibernate_resume INITRD APPEND [luks]: boot, hibernate, boot again:
+# resumed by rescue-init, the marker process alive with its PID.  The
+# 512 MiB swap on vdb, or in a LUKS2 container there (its passphrase
+# typed at rescue-init's prompt in both boots).
 hibernate_resume() {
-	local initrd=$1 append=$2 marker
+	local initrd=$1 append=$2 marker dev=/dev/vdb minor=16 type
 	hib_root "$T/root.img" || return 1
-	rm -f "$T/swap.img"
-	truncate -s 512M "$T/swap.img" && mkswap -U "$SWAP_UUID" "$T/swap.img" >/dev/null 2>&1 ||
+	rm -f "$T/swap.img" "$T/steps"
+	truncate -s 544M "$T/swap.img" &&
+	mkswap -U "$SWAP_UUID" "$T/swap.img" $((512 * 1024)) >/dev/null 2>&1 ||
 		{ fail "mkswap failed"; return 1; }
+	if [ "${3:-}" = luks ]; then
+		luks_encrypt "$T/swap.img" "$LUKS_SWAP_UUID" "$LUKS_SWAP_PASS" || return 1
+		passphrase_steps /dev/vdb "$LUKS_SWAP_UUID" "$LUKS_SWAP_PASS"
+		dev='/dev/dm-[0-9]+' minor='[0-9]+'
+	fi
 	hib_boot "$T/boot1.log" "$initrd" "$append" || return 1
-	expect_log "$T/boot1.log.txt" "rescue: no hibernation image on /dev/vdb \\(resume=UUID=$SWAP_UUID\\): booting the root" \
-		"rescue-init finding no image before the hibernation" &&
-	expect_field "$T/boot1.log.txt" hibernating swaps /dev/vdb || return 1
+	expect_log "$T/boot1.log.txt" "rescue: no hibernation image on $dev \\(resume=UUID=$SWAP_UUID\\): booting the root" \
+		"rescue-init finding no image before the hibernation" || return 1
+	case $(result_field "$T/boot1.log.txt" hibernating swaps) in
+	/dev/vdb | /dev/dm-*) ;;
+	*) fail "the root hibernates with no swap of ours active:" "$(grep -a 'TEST RESULT: hib' "$T/boot1.log.txt")"; return 1 ;;
+	esac
 	marker=$(result_field "$T/boot1.log.txt" hibernating marker)
 	expect_no_log "$T/boot1.log.txt" 'hibernating failed' "a failed systemctl hibernate" || return 1
-	[ "$(blkid -p -o value -s TYPE "$T/swap.img")" = swsuspend ] ||
+	type=$(blkid -p -o value -s TYPE "$T/swap.img")
+	[ "${3:-}" = luks ] || [ "$type" = swsuspend ] ||
 		{ fail "no hibernation image on the swap after the first boot: $(blkid -p "$T/swap.img")"; return 1; }
 	hib_boot "$T/boot2.log" "$initrd" "$append" || return 1
-	expect_log "$T/boot2.log.txt" "rescue: resuming from the hibernation image on /dev/vdb \\(resume=UUID=$SWAP_UUID, [0-9]+:16\\)" \
+	expect_log "$T/boot2.log.txt" "rescue: resuming from the hibernation image on $dev \\(resume=UUID=$SWAP_UUID, [0-9]+:$minor\\)" \
 		"rescue-init's resume line" &&
-	expect_no_log "$T/boot2.log.txt" 'rescue: (mounted|exec) ' "a root mounted in the resuming boot" &&
+	expect_no_log "$T/boot2.log.txt" 'rescue: (mounted /dev/|exec )' "a root mounted in the resuming boot" &&
 	expect_field "$T/boot2.log.txt" resumed marker "$marker" &&
 	expect_field "$T/boot2.log.txt" resumed comm sleep &&
 	expect_field "$T/boot2.log.txt" resumed same_boot yes || return 1
@@ -253,6 +272,21 @@ dracut_hibernates_debian() {
 	local img
 	img=$(dracut_rescue_image) || return 1
 	hibernate_resume "$img" "resume=UUID=$SWAP_UUID"
+}
+
+# A swap in a LUKS2 container: opened (the passphrase typed) before the
+# resume, which reads the image through dm-crypt.
+mkrescue_hibernates_debian_to_luks() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	"$BUILD/mkrescue" --init "$BUILD/rescue-init" -k "$kver" --resume-conf '' \
+		-o "$T/rescue.img" 2>"$T/mkrescue.err" ||
+		{ fail "mkrescue -k $kver failed:" "$(cat "$T/mkrescue.err")"; return 1; }
+	hibernate_resume "$T/rescue.img" "resume=UUID=$SWAP_UUID" luks
+}
+
+test_debian_hibernates_to_luks_and_resumes_through_mkrescue() {
+	for_each_stock_kernel mkrescue_hibernates_debian_to_luks
 }
 
 test_debian_hibernates_and_resumes_through_mkrescue() {
