@@ -315,7 +315,8 @@ int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 				 ROLE(spec), spec->text,
 				 (unsigned long long)res->waited_us);
 	}
-	if ((err == -ENODEV || err == -ENXIO) && ufd >= 0 &&
+	/* The root's wait only: a swap late for resume= starts nothing. */
+	if ((err == -ENODEV || err == -ENXIO) && ufd >= 0 && !spec->role &&
 	    storage_root_wait_over() > 0) {
 		/* Degraded arrays and the like: their devices come as uevents. */
 		start = log_now_us();

@@ -98,9 +98,9 @@ static const char *must_not(const struct cmdline *c)
 }
 
 /*
- * Without resume=, a boot that must not resume still says which swaps
- * hold an image (libblkid's TYPE "swsuspend"), among the devices there
- * once they have settled.
+ * A boot that must not resume says which swaps hold an image (libblkid's
+ * TYPE "swsuspend"), among the devices there once they have settled,
+ * whatever resume= says.
  */
 static void scan_images(struct blklist *l, int ufd, const char *why)
 {
@@ -210,11 +210,17 @@ void resume_boot(const struct cmdline *c, struct blklist *l, int ufd)
 	size_t at;
 	int img;
 
-	if (!given || !strcmp(given, "none")) {	/* initramfs-tools' none */
-		if (why)
-			scan_images(l, ufd, why);
+	/*
+	 * Not even resume='s swap is looked for by the root's path: that
+	 * would open a LUKS container (its passphrase asked) in a rescue
+	 * boot, and wait for a swap not resumed from.
+	 */
+	if (why) {
+		scan_images(l, ufd, why);
 		return;
 	}
+	if (!given || !strcmp(given, "none"))	/* initramfs-tools' none */
+		return;
 	if (mounts_find(NEWROOT, &m) == 0) {
 		log_warn("not resuming from resume=%.200s: %s is mounted "
 			 "already", given, NEWROOT);
@@ -246,12 +252,6 @@ void resume_boot(const struct cmdline *c, struct blklist *l, int ufd)
 	if (!img) {
 		log_info("no hibernation image on %s (resume=%s): booting the "
 			 "root", d->node, spec.text);
-		return;
-	}
-	if (why) {
-		log_warn("not resuming from the hibernation image on %s "
-			 "(resume=%s): %s; the filesystems it had mounted are "
-			 "not clean", d->node, spec.text, why);
 		return;
 	}
 	resume_from(d, spec.text, off);
