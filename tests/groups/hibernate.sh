@@ -109,6 +109,34 @@ quick_handed_over() {
 		{ fail "the kernel did not put the swap signature back: $(blkid -p "$T/swap.img")"; return 1; }
 }
 
+# A swap file (/swapfile of the root, with the signature) named by the
+# root's UUID and resume_offset=, its first block as debugfs maps it:
+# handed over with the offset, and the kernel puts the file's swap
+# signature back.
+quick_swap_file() {
+	local kver off
+	kver=$(stock_kernel_version) || return 1
+	make_root_dir "$T/root" hib
+	signed_swap "$T/root/swapfile" || return 1
+	# 4 KiB blocks, a page each: the offset is in pages
+	rm -f "$T/root.img"
+	mke2fs -q -F -t ext4 -b 4096 -U "$ROOT_UUID" -d "$T/root" "$T/root.img" 96M ||
+		{ fail "mke2fs of $T/root.img failed"; return 1; }
+	off=$(debugfs -R 'bmap /swapfile 0' "$T/root.img" 2>/dev/null)
+	[ -n "$off" ] && [ "$off" -gt 0 ] || { fail "debugfs maps no block of /swapfile"; return 1; }
+	VM_TIMEOUT=$HIB_TIMEOUT boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/rescue.img" --mem 512M \
+		--append "root=UUID=$ROOT_UUID resume=UUID=$ROOT_UUID resume_offset=$off" \
+		--disk "virtio-blk:$T/root.img" || return 1
+	expect_field "$T/console.log" root marker hib &&
+	expect_log "$T/console.log" \
+		"rescue: resuming from the hibernation image on /dev/vda \\(resume=UUID=$ROOT_UUID, [0-9]+:0, resume_offset=$off\\)" \
+		"the resume line with the offset" || return 1
+	debugfs -R 'dump /swapfile '"$T/swapfile.after" "$T/root.img" >/dev/null 2>&1
+	[ "$(blkid -p -o value -s TYPE "$T/swapfile.after")" = swap ] ||
+		{ fail "the kernel did not put the swap file's signature back: $(blkid -p "$T/swapfile.after")"; return 1; }
+}
+
 test_quick_noresume_and_rescue_boot_do_not_resume() {
 	for_each_stock_kernel quick_noresume &&
 	for_each_stock_kernel quick_rescue &&
@@ -117,7 +145,8 @@ test_quick_noresume_and_rescue_boot_do_not_resume() {
 
 test_quick_resume_names_what_it_does() {
 	for_each_stock_kernel quick_wrong &&
-	for_each_stock_kernel quick_handed_over
+	for_each_stock_kernel quick_handed_over &&
+	for_each_stock_kernel quick_swap_file
 }
 
 # ---- a Debian root hibernated and resumed -----------------------------
