@@ -262,7 +262,7 @@ hibernate_resume() {
 	expect_log "$T/boot1.log.txt" "rescue: no hibernation image on $dev \\(resume=UUID=$SWAP_UUID\\): booting the root" \
 		"rescue-init finding no image before the hibernation" || return 1
 	case $(result_field "$T/boot1.log.txt" hibernating swaps) in
-	/dev/vdb | /dev/dm-*) ;;
+	/dev/vdb | /dev/dm-* | /dev/mapper/luks-*) ;;
 	*) fail "the root hibernates with no swap of ours active:" "$(grep -a 'TEST RESULT: hib' "$T/boot1.log.txt")"; return 1 ;;
 	esac
 	marker=$(result_field "$T/boot1.log.txt" hibernating marker)
