@@ -46,6 +46,9 @@ ssh_host_key_path() {
 # The modules below it cannot replace: the build fails when one of them
 # is in the image.  When a layer lands in rescue-init, its row in
 # storage-layers names its dracut module: remove that module here.
+# resume is not among them: rescue-init resumes itself (resume=, its
+# storage/resume.c), and the module's hostonly resume= reaches it in
+# /etc/cmdline.d/95resume.conf.
 devtmpfs_rescue_missing() {
     cat <<'EOF'
 dmraid
@@ -59,7 +62,6 @@ nbd
 fcoe
 fcoe-uefi
 nvmf
-resume
 dmsquash-live
 livenet
 zfs

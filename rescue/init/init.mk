@@ -65,6 +65,8 @@ TEST_GROUPS += unpack
 TEST_GROUPS += network
 # busybox and e2fsck unpacked on first need (toolkit.c).
 TEST_GROUPS += toolkit
+# resume= (storage/resume.c): a Debian root hibernated and resumed.
+TEST_GROUPS += hibernate
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(STORAGE_LAYERS_H): rescue/share/storage-layers \

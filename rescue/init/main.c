@@ -13,6 +13,7 @@
 #include "rescue-init.h"
 #include "net/network.h"
 #include "storage/storage.h"
+#include "storage/resume.h"
 #include "image/unpack.h"
 
 #define HINT_FAILED	"rescue-ls lists block devices, rescue-mount mounts " \
@@ -413,6 +414,7 @@ static __attribute__((noreturn)) void pid1_main(int argc, char *argv[],
 	storage_init(&cmd);
 	probe_init_filesystems();
 	net_init(&cmd);		/* after coldplug loaded the NIC drivers */
+	resume_boot(&cmd, &devs, uevent_fd);	/* before any mount: dracut's order */
 
 	if (stop == BREAK_PRE_MOUNT) {
 		stop = BREAK_NONE;

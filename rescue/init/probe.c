@@ -95,6 +95,9 @@ void probe_init_filesystems(void)
 #define STORAGE_TYPE(type) add_fs(type);
 	STORAGE_TYPES
 #undef STORAGE_TYPE
+	/* resume= names a swap by UUID or LABEL (storage/resume.c) */
+	add_fs("swap");
+	add_fs("swsuspend");
 	probe_fs[probe_fs_count] = NULL;
 }
 

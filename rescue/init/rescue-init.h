@@ -196,6 +196,7 @@ struct rootspec {
 	int partnroff;
 	unsigned major, minor;
 	char text[200];			/* as given, cut for messages */
+	const char *role;		/* for the wait's lines; NULL: "root" */
 };
 int rootspec_parse(const char *s, struct rootspec *spec, char *why, size_t size);
 unsigned rootspec_needs(const struct rootspec *spec);

@@ -9,6 +9,8 @@
 #include "storage/storage.h"
 
 #define CLASS_BLOCK	"/sys/class/block"
+/* What is awaited, in the wait's lines: the root, or resume='s swap. */
+#define ROLE(spec)	((spec)->role ? (spec)->role : "root")
 
 /*
  * How long to wait for a missing root: rootwait=, ROOTFIND_FOREVER for a
@@ -191,13 +193,13 @@ static int events(struct blklist *l, int ufd, uint64_t deadline_us,
 			continue;
 		}
 		if (spec && now >= next_note && deadline_us == UINT64_MAX) {
-			log_info("waiting for root %s: %llu s (rootwait, no "
-				 "limit)", spec->text,
+			log_info("waiting for %s %s: %llu s (rootwait, no "
+				 "limit)", ROLE(spec), spec->text,
 				 (unsigned long long)((now - start_us) / 1000000));
 			next_note += PROGRESS_EVERY_S * 1000000ULL;
 		} else if (spec && now >= next_note) {
-			log_info("waiting for root %s: %llu of %llu s",
-				 spec->text,
+			log_info("waiting for %s %s: %llu of %llu s",
+				 ROLE(spec), spec->text,
 				 (unsigned long long)((now - start_us) / 1000000),
 				 (unsigned long long)((deadline_us - start_us +
 						       999999) / 1000000));
@@ -309,10 +311,12 @@ int rootfind_locate(const struct rootspec *spec, struct blklist *l, int ufd,
 		err = rootspec_match(spec, l->dev, l->n, &res->index,
 				     &res->other);
 		if (err == 0)
-			log_info("root %s appeared after %llu us of waiting",
-				 spec->text, (unsigned long long)res->waited_us);
+			log_info("%s %s appeared after %llu us of waiting",
+				 ROLE(spec), spec->text,
+				 (unsigned long long)res->waited_us);
 	}
-	if ((err == -ENODEV || err == -ENXIO) && ufd >= 0 &&
+	/* The root's wait only: a swap late for resume= starts nothing. */
+	if ((err == -ENODEV || err == -ENXIO) && ufd >= 0 && !spec->role &&
 	    storage_root_wait_over() > 0) {
 		/* Degraded arrays and the like: their devices come as uevents. */
 		start = log_now_us();

@@ -29,6 +29,7 @@
 #define MKRESCUE_DEFAULT_BUSYBOX "/bin/busybox"
 #define MKRESCUE_DEFAULT_E2FSCK "/sbin/e2fsck.static"
 #define MKRESCUE_DEFAULT_FIRMWARE_DIR "/lib/firmware"
+#define MKRESCUE_DEFAULT_RESUME_CONF "/etc/initramfs-tools/conf.d"
 
 enum { EXIT_USAGE = 2 };
 
@@ -169,6 +170,10 @@ static int gather(struct list *l, const struct options *o)
 	hostpath_free(&hp);
 	if (!err)
 		err = keymap_add(l, o->keymap, o->kmoddir != NULL);
+	/* The host's hibernation swap with its kernel (-k), as initramfs-tools. */
+	if (!err && (o->resume_conf ? *o->resume_conf : o->kver != NULL))
+		err = resume_add(l, o->resume_conf ? o->resume_conf :
+				 MKRESCUE_DEFAULT_RESUME_CONF);
 	for (i = 0; !err && i < o->ninclude; i++)
 		err = include_add(l, o->include[i]);
 	if (!err)

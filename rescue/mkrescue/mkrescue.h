@@ -193,6 +193,13 @@ int storage_add_tools(struct list *l, struct hostpath *hp, bool required,
 		      const char *datadir, const char *file, int column,
 		      const char *why);
 
+/*
+ * resume.c: RESUME= (and RESUME_OFFSET=) of initramfs-tools' conf.d
+ * directory CONFDIR as the image's default resume= (nothing when it
+ * has none, or no CONFDIR).
+ */
+int resume_add(struct list *l, const char *confdir);
+
 /* keymap.c: --keymap, else with MACHINE (-k) the machine's layout */
 int keymap_add(struct list *l, const char *keymap, bool machine);
 

@@ -56,6 +56,9 @@ static void usage(FILE *f, const struct options *d)
 		"                           and in the shell: a kbd keymap or an XKB\n"
 		"                           layout (de, de:nodeadkeys), us for none\n"
 		"                           (default with -k: the machine's)\n"
+		"      --resume-conf DIR    RESUME= of initramfs-tools' conf.d DIR as the\n"
+		"                           default resume= (default with -k:\n"
+		"                           /etc/initramfs-tools/conf.d; \"\" for none)\n"
 		"      --compress C         none, gzip or zstd (default zstd)\n"
 		"      --compress-level N   gzip 1-9, zstd 1-19\n"
 		"  -v, --verbose            say what is added and why\n"
@@ -107,6 +110,7 @@ enum {
 	OPT_NO_DISK_TOOLS, OPT_FIRMWARE_DIR, OPT_MICROCODE_DIR,
 	OPT_NO_MICROCODE,
 	OPT_KEYMAP,
+	OPT_RESUME_CONF,
 };
 
 static const struct option long_options[] = {
@@ -132,6 +136,7 @@ static const struct option long_options[] = {
 	{ "microcode-dir", required_argument, NULL, OPT_MICROCODE_DIR },
 	{ "no-microcode", no_argument, NULL, OPT_NO_MICROCODE },
 	{ "keymap", required_argument, NULL, OPT_KEYMAP },
+	{ "resume-conf", required_argument, NULL, OPT_RESUME_CONF },
 	{ "compress", required_argument, NULL, OPT_COMPRESS },
 	{ "compress-level", required_argument, NULL, OPT_COMPRESS_LEVEL },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -231,6 +236,7 @@ int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_MICROCODE: o->microcode = OPTIONS_STORAGE_OFF; break;
 		case OPT_KEYMAP: o->keymap = optarg; break;
+		case OPT_RESUME_CONF: o->resume_conf = optarg; break;
 		case 'v': msg_verbose_on = true; break;
 		case 'h': usage(stdout, &defaults); return 1;
 		case OPT_VERSION: printf("mkrescue %s\n", o->version); return 1;

@@ -27,6 +27,8 @@ struct options {
 	bool module_list_given, hostonly;
 	enum options_storage storage, disk_tools;
 	const char *ssh_keys, *ssh_host_key;	/* --ssh-authorized-keys */
+	/* initramfs-tools' conf.d for RESUME=; NULL: the host's with -k */
+	const char *resume_conf;
 	/* Without --ssh-host-key: the persistent key, made there once. */
 	const char *ssh_default_host_key;
 	const char *keymap;	/* --keymap: NAME, FILE or us */

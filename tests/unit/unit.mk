@@ -60,6 +60,9 @@ UNIT_TESTS     += test_ipconf
 test_ipconf_SRCS    = $(call parser_srcs,ipconf)
 UNIT_TESTS     += test_hostonly
 test_hostonly_SRCS  = mkrescue/hostonly.c mkrescue/msg.c
+UNIT_TESTS     += test_resumeconf
+test_resumeconf_SRCS = mkrescue/resume.c mkrescue/msg.c mkrescue/buf.c \
+		       mkrescue/list.c lib/readfile.c
 UNIT_BINS       = $(addprefix $(UNIT_DIR)/,$(UNIT_TESTS))
 # What every test links: the helpers of tests/unit/unit.h.
 UNIT_COMMON     = $(UNIT_OBJDIR)/unit.o

@@ -302,4 +302,5 @@ void dm_annotate(struct blkdev *d)
 	make_link(name, d->name);
 	snprintf(alias, sizeof(alias), "mapper!%s", name);
 	storage_add_alias(d, alias);
+	dm_udev_record(d);	/* dmudev.c: ready for the root's udev */
 }

@@ -107,6 +107,8 @@ int dm_find(const char *dmname, char *dev, size_t size);
 int dm_info(const char *dev, char *name, size_t nsize, char *uuid,
 	    size_t usize);
 void dm_annotate(struct blkdev *d);
+/* dmudev.c: dm-N's record in /run/udev/data, for the root's udev. */
+void dm_udev_record(const struct blkdev *d);
 
 /*
  * A LUKS passphrase from elsewhere than the console (an SSH session's
