@@ -38,6 +38,7 @@ test_image_markers_and_unpack_line() { run_unit test_unpack; }
 test_ip_parameter_forms() { run_unit test_ipconf; }
 test_luks_key_specs() { run_unit test_lukskey; }
 test_crypttab_lines_and_luks_parameters() { run_unit test_crypttab; }
+test_resume_of_initramfs_tools_conf_d() { run_unit test_resumeconf; }
 test_lvm_report_lines_and_dm_names() { run_unit test_lvmreport; }
 test_lvm_on_disk_metadata() { run_unit test_lvmmeta; }
 test_mkrescue_hostonly_reads_sys_and_mounts() { run_unit test_hostonly; }
