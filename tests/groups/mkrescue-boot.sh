@@ -162,3 +162,26 @@ stock_kernel_root_on_virtiofs() {
 	expect_log "$T/nosuch.log" 'rescue: unable to mount the virtio-fs tag nosuch on /newroot: no virtio-fs device has this tag \(waited 3 s\)' \
 		"the missing tag named"
 }
+
+# One disk on two paths (tests/lib/lib.sh two_paths) on the stock
+# kernels: virtio_scsi scans both HBAs after /init, so the second path
+# may come after the root was found by the first; rootdelay= lets both
+# come (without it the root boots through the first, unnamed).
+test_stock_kernel_root_on_one_disk_seen_on_two_paths() {
+	for_each_stock_kernel stock_kernel_root_on_two_paths
+}
+
+stock_kernel_root_on_two_paths() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	stock_image "$T/rescue.img" || return 1
+	make_root_dir "$T/root" twopaths
+	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
+	two_paths "$T/root.img"
+	VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/rescue.img" --mem 512M --append "root=UUID=$ROOT_UUID rootdelay=3" \
+		"${TWO_PATHS[@]}" || return 1
+	expect_log "$T/console.log" "$TWO_PATHS_LINE" "the two paths named as one disk" &&
+	expect_field "$T/console.log" root marker twopaths &&
+	expect_exec_line /sbin/init /dev/sda ext4 ro
+}

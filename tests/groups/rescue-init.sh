@@ -586,21 +586,12 @@ test_root_last_among_sixteen_virtio_disks() {
 # copy of it with another WWN is still two devices (rescue-shell's
 # duplicate_uuid test).
 test_root_on_one_disk_seen_on_two_paths_boots_once() {
-	local p args=()
 	make_image "$T/initrd" || return 1
 	make_root_dir "$T/root" twopaths
 	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	for p in 0 1; do
-		args+=(--qemu-arg -drive
-		       --qemu-arg "file=$T/root.img,format=raw,if=none,id=path$p,readonly=on,file.locking=off"
-		       --qemu-arg -device --qemu-arg "virtio-scsi-pci,id=hba$p"
-		       --qemu-arg -device
-		       --qemu-arg "scsi-hd,drive=path$p,bus=hba$p.0,wwn=0x5000c50015ea71ac,serial=LUN7")
-	done
-	boot "$T/initrd" "root=UUID=$ROOT_UUID" "${args[@]}" || return 1
-	expect_log "$T/console.log" \
-		"rescue: root on one disk seen on 2 paths \(multipath, wwid:naa.5000c50015ea71ac\): /dev/sda /dev/sdb; mounted through /dev/sda" \
-		"the two paths named as one disk" &&
+	two_paths "$T/root.img"
+	boot "$T/initrd" "root=UUID=$ROOT_UUID" "${TWO_PATHS[@]}" || return 1
+	expect_log "$T/console.log" "$TWO_PATHS_LINE" "the two paths named as one disk" &&
 	expect_no_log "$T/console.log" "devices match" "two matches refused" &&
 	expect_root twopaths /dev/sda ro
 }

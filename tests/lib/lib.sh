@@ -431,3 +431,22 @@ virtiofs_boot() {
 	wait "$pid" 2>/dev/null
 	return "$status"
 }
+
+# two_paths IMG: TWO_PATHS, the run-vm options that attach the image
+# file IMG twice, read-only, behind two virtio-scsi HBAs with one WWN and
+# serial: one disk seen on two paths (multipath), as a SAN LUN through
+# two ports.  It shows as sda and sdb.
+two_paths() {
+	local p
+	TWO_PATHS=()
+	for p in 0 1; do
+		TWO_PATHS+=(--qemu-arg -drive
+			--qemu-arg "file=$1,format=raw,if=none,id=path$p,readonly=on,file.locking=off"
+			--qemu-arg -device --qemu-arg "virtio-scsi-pci,id=hba$p"
+			--qemu-arg -device
+			--qemu-arg "scsi-hd,drive=path$p,bus=hba$p.0,wwn=0x5000c50015ea71ac,serial=LUN7")
+	done
+}
+
+# The line rescue-init says of a root on two_paths' disk.
+TWO_PATHS_LINE='rescue: root on one disk seen on 2 paths \(multipath, wwid:naa.5000c50015ea71ac\): /dev/sda /dev/sdb; mounted through /dev/sda'
