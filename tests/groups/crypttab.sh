@@ -306,7 +306,6 @@ ct_debian_dracut() {
 		mkdir -p "$dir"
 		dracut_from_tree "$dir/dest" "$img.tmp" "$dir/dracut.log" \
 			--no-hostonly --add "$DRACUT_IMAGE_MODULES" \
-			--omit "$(dracut_refused_modules)" \
 			--include "$T/crypttab" /etc/crypttab || return 1
 		mv "$img.tmp" "$img"
 	fi

@@ -123,18 +123,25 @@ initrd_listing() { # img out
 		{ fail "lsinitrd lists no /init in $1:" "$(head -n5 "$2")" "$(tail -n5 "$2.err")"; return 1; }
 }
 
-# Debian's default dracut configuration: dracut's systemd modules
-# included, and what they install left out, as rescue-init never runs it.
+# Debian's default dracut configuration, `dracut --add devtmpfs-rescue`
+# with no --omit: dracut's systemd modules included, and what they
+# install left out, as rescue-init never runs it.
 # That is the image of tests/lib/dracut-lib.sh, which the dracut, lvm and
 # stacked groups boot: Debian's dracut sets no hostonly, and includes the
 # storage layers' modules that image names wherever their tools are
 # installed (the two builds listed the same modules).  One dracut run per
 # kernel instead of two: each takes two to three minutes of CI.
 dracut_boots_debian() {
-	local img
+	local img m
 	img=$(dracut_rescue_image) || return 1
 	grep -q 'Including module: systemd \*\*\*' "${img%/*}/dracut.log" ||
 		{ fail "dracut did not include its systemd module in $img"; return 1; }
+	# No --omit: the modules Debian's default image has, which the
+	# devtmpfs-rescue module once refused, are in.
+	for m in resume virtiofs; do
+		grep -q "Including module: $m \*\*\*" "${img%/*}/dracut.log" ||
+			{ fail "dracut's default module $m is not in $img"; return 1; }
+	done
 	systemd_less_image_boots_debian "$img"
 }
 

@@ -10,6 +10,8 @@ DRACUT_CACHE_TOP=$BUILD/tests/dracut-cache
 # rescue-init stands in for, as on an encrypted LVM host with md RAID
 # and btrfs; their hooks never run, rescue-init assembles.
 DRACUT_IMAGE_MODULES="devtmpfs-rescue crypt lvm mdraid btrfs"
+# Its options besides: no --omit (Debian's default configuration).
+DRACUT_IMAGE_OPTIONS="--no-hostonly"
 
 # The dracut modules of the module's own list in state STATE
 # ("missing", "rescue-init"), on one line.
@@ -34,7 +36,7 @@ dracut_cache() {
 	local kver key
 	kver=$(stock_kernel_version) || return 1
 	key=$({
-		echo "$kver $DRACUT_IMAGE_MODULES"
+		echo "$kver $DRACUT_IMAGE_MODULES $DRACUT_IMAGE_OPTIONS"
 		cat "$BUILD/rescue-init" "$TOP/dracut-module/99devtmpfs-rescue/module-setup.sh" \
 			"$TOP"/rescue/share/* "$TOP/Makefile"
 	} | sha256sum | cut -c1-16)
@@ -42,9 +44,10 @@ dracut_cache() {
 }
 
 # dracut_rescue_image: the path of the image, built once per stock
-# kernel (dracut --no-hostonly --add "$DRACUT_IMAGE_MODULES", the
-# modules rescue-init cannot stand in for omitted) and kept until its
-# inputs change.  Two groups run at a time and may both want it: the
+# kernel (dracut --no-hostonly --add "$DRACUT_IMAGE_MODULES", with no
+# --omit: Debian's default dracut configuration, whose image has every
+# module this host can install, resume and virtiofs among them) and kept
+# until its inputs change.  Two groups run at a time and may both want it: the
 # first builds it under the kernel's lock, the second waits for it.
 dracut_rescue_image() {
 	local cache img kver
@@ -61,8 +64,7 @@ dracut_rescue_image() {
 			-exec rm -rf {} + 2>/dev/null
 		rm -rf "$cache" && mkdir -p "$cache" || exit 1
 		dracut_from_tree "$cache/dest" "$img.tmp" "$cache/dracut.log" \
-			--no-hostonly --add "$DRACUT_IMAGE_MODULES" \
-			--omit "$(dracut_refused_modules)" || exit 1
+			$DRACUT_IMAGE_OPTIONS --add "$DRACUT_IMAGE_MODULES" || exit 1
 		mv "$img.tmp" "$img"
 	) 9>"$DRACUT_CACHE_TOP/$kver.lock" || return 1
 	echo "$img"
