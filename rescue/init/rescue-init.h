@@ -352,6 +352,14 @@ void shell_set_notice(const char *line);
 int shell_signal_fd(void);
 void shell_serve_signals(void);
 
+/*
+ * shelllock.c: a TPM2 or tang unlocker calls shell_lock_engage("TPM2")
+ * once it opened a disk with no one typing; every path to a shell asks
+ * shell_lock_engaged() (the unlocker's name, or NULL) first.
+ */
+void shell_lock_engage(const char *how);
+const char *shell_lock_engaged(void);
+
 /* readonly.c: rescue.ro=strict, a boot that writes to no disk */
 int readonly_init(const struct cmdline *c);
 /*
