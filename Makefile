@@ -300,7 +300,7 @@ bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 # exactly these, then the directories of ours that are left empty.
 # The data files of rescue/share/ go to PKGDATADIR, where mkrescue
 # (MKRESCUE_DATADIR) and the dracut module (@PKGDATADIR@) read them.
-SHARE_FILES = modules.list module-classes lvm.conf mdadm.conf tool-confs storage-layers disk-tools
+SHARE_FILES = modules.list module-classes lvm.conf mdadm.conf tool-confs storage-layers disk-tools multipath-tools
 MEDIA_KINDS = $(notdir $(wildcard rescue/media/*.sh))
 INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
 	$(SBINDIR)/mkrescue-media $(addprefix $(PKGLIBDIR)/media/,$(MEDIA_KINDS)) \

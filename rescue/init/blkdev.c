@@ -96,6 +96,38 @@ static void read_path_id(int diskfd, char *id, size_t size)
 	}
 }
 
+/*
+ * Whether the disk of sysfs directory diskfd is a path of a
+ * dm-multipath map: one of its holders is a dm device whose dm UUID
+ * multipath gave ("mpath-WWID").  Its blocks are the map's then.
+ */
+static bool read_held(int diskfd)
+{
+	char attr[128], uuid[16];
+	struct dirent *e;
+	bool held = false;
+	DIR *dir;
+	int fd;
+
+	fd = openat(diskfd, "holders", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return false;
+	}
+	while (!held && (e = readdir(dir))) {
+		if (strncmp(e->d_name, "dm-", 3))
+			continue;
+		snprintf(attr, sizeof(attr), "holders/%.60s/dm/uuid", e->d_name);
+		held = !read_attr(diskfd, attr, uuid, sizeof(uuid)) &&
+		       !strncmp(uuid, "mpath-", 6);
+	}
+	closedir(dir);
+	return held;
+}
+
 static int read_device(int classfd, const char *name, struct blkdev *d)
 {
 	char buf[64];
@@ -114,14 +146,17 @@ static int read_device(int classfd, const char *name, struct blkdev *d)
 		d->sectors = strtoull(buf, NULL, 10);
 	if (!err && read_attr(fd, "partition", buf, sizeof(buf)) == 0)
 		d->partno = (unsigned)strtoul(buf, NULL, 10);
-	if (!err && !d->partno)
+	if (!err && !d->partno) {
 		read_path_id(fd, d->path_id, sizeof(d->path_id));
+		d->held = read_held(fd);
+	}
 	if (!err && d->partno) {
 		/* A partition's directory is inside its disk's. */
 		int diskfd = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (diskfd >= 0) {
 			read_path_id(diskfd, d->path_id, sizeof(d->path_id));
+			d->held = read_held(diskfd);
 			close(diskfd);
 		}
 	}

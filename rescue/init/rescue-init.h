@@ -135,6 +135,11 @@ struct blkdev {
 	 * serial; empty when the disk has none.
 	 */
 	char path_id[96];
+	/*
+	 * On a path of a dm-multipath map (its disk's holder has an
+	 * "mpath-" dm UUID): the map is the device, root= skips this.
+	 */
+	bool held;
 };
 
 /*

@@ -176,6 +176,50 @@ int rootmount_find_init(const char *dir, const char *init, char *found,
 	return n == 1 ? err : -ENOENT;
 }
 
+/* How long the root is looked for on a multipath map just made. */
+#define MULTIPATH_WAIT_S	5
+
+/*
+ * rootfind_locate() with its failures said as "unable to ..." in why:
+ * 0 with the root in res->index.
+ */
+static int locate(const struct rootspec *spec, struct blklist *l, int ufd,
+		  unsigned wait_s, struct rootresult *res, char *why,
+		  size_t size)
+{
+	const struct blkdev *d;
+	char reason[256];
+	int err;
+
+	err = rootfind_locate(spec, l, ufd, wait_s, res);
+	if (err == -ENODEV) {
+		snprintf(why, size, "unable to find root %s: %s (%zu devices "
+			 "probed, waited %llu s)", spec->text,
+			 rootspec_absent(spec, reason, sizeof(reason)),
+			 res->probed,
+			 (unsigned long long)((res->waited_us + 500000) / 1000000));
+		return err;
+	}
+	if (err == -ENOTUNIQ) {
+		snprintf(why, size, "unable to use root %s: %zu devices match: "
+			 "%s and %s", spec->text,
+			 rootspec_count(spec, l->dev, l->n),
+			 l->dev[res->index].node, l->dev[res->other].node);
+		return err;
+	}
+	if (err == -ENXIO) {
+		d = &l->dev[res->other];
+		snprintf(why, size, "unable to find root %s: %s has this "
+			 "PARTUUID, but /dev/%s has no partition %d", spec->text,
+			 d->node, d->disk, (int)d->partno + spec->partnroff);
+		return err;
+	}
+	if (err)
+		snprintf(why, size, "unable to find root %s: %s", spec->text,
+			 errtext(-err));
+	return err;
+}
+
 /*
  * The boot's root: parse root=, find it (waiting as rootwait= says),
  * mount it on dir.  0 with what was mounted in m; else -errno and the
@@ -205,34 +249,24 @@ int rootmount_boot(const struct cmdline *c, struct blklist *l, int ufd,
 			 reason);
 		return err;
 	}
-	err = rootfind_locate(&spec, l, ufd, rootfind_wait_s(c), &res);
-	if (err == -ENODEV) {
-		snprintf(why, size, "unable to find root %s: %s (%zu devices "
-			 "probed, waited %llu s)", spec.text,
-			 rootspec_absent(&spec, reason, sizeof(reason)),
-			 res.probed,
-			 (unsigned long long)((res.waited_us + 500000) / 1000000));
+	err = locate(&spec, l, ufd, rootfind_wait_s(c), &res, why, size);
+	if (err)
 		return err;
-	}
-	if (err == -ENOTUNIQ) {
-		snprintf(why, size, "unable to use root %s: %zu devices match: "
-			 "%s and %s", spec.text,
-			 rootspec_count(&spec, l->dev, l->n),
-			 l->dev[res.index].node, l->dev[res.other].node);
-		return err;
-	}
-	if (err == -ENXIO) {
-		d = &l->dev[res.other];
-		snprintf(why, size, "unable to find root %s: %s has this "
-			 "PARTUUID, but /dev/%s has no partition %d", spec.text,
-			 d->node, d->disk, (int)d->partno + spec.partnroff);
-		return err;
+	if (multipath_assemble(c, l, res.index)) {
+		/*
+		 * The map's device, or its partition's, comes by uevent; its
+		 * paths now belong to it (EBUSY to anyone else).
+		 */
+		err = locate(&spec, l, ufd, MULTIPATH_WAIT_S, &res, why, size);
+		if (err) {
+			log_error("multipath: the map's device did not come");
+			return err;
+		}
 	}
 	d = &l->dev[res.index];
 	log_info("found root %s on %s (%s) in %llu us, %zu devices probed",
 		 spec.text, d->node, d->type[0] ? d->type : "unknown type",
 		 (unsigned long long)(log_now_us() - t0), res.probed);
-	multipath_note_root(l, res.index);
 	/*
 	 * A member is refused even when root= matched it by UUID: a
 	 * storage layer (storage.c) is what makes the whole out of it.

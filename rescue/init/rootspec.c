@@ -282,7 +282,7 @@ unsigned rootspec_needs(const struct rootspec *spec)
 
 static bool matches(const struct rootspec *spec, const struct blkdev *d)
 {
-	if (d->incomplete)
+	if (d->incomplete || d->held)
 		return false;
 	switch (spec->kind) {
 	case ROOT_DEVNAME:	/* /dev/md/root: a layer's alias */

@@ -160,6 +160,9 @@ static int gather(struct list *l, const struct options *o)
 		     (o->storage == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
 		err = storage_add(l, &hp, o->storage == OPTIONS_STORAGE_ON,
 				  MKRESCUE_DATADIR);
+	if (!err && (o->storage == OPTIONS_STORAGE_ON ||
+		     (o->storage == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
+		err = multipath_add(l, &hp, MKRESCUE_DATADIR);
 	if (!err && (o->disk_tools == OPTIONS_STORAGE_ON ||
 		     (o->disk_tools == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
 		err = disktools_add(l, &hp, o->disk_tools == OPTIONS_STORAGE_ON,

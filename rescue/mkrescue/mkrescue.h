@@ -203,6 +203,12 @@ int resume_add(struct list *l, const char *confdir);
 /* keymap.c: --keymap, else with MACHINE (-k) the machine's layout */
 int keymap_add(struct list *l, const char *keymap, bool machine);
 
+/*
+ * multipath.c: with --storage, multipath and kpartx with their plugins
+ * and the host's configuration, when the host has multipath-tools.
+ */
+int multipath_add(struct list *l, struct hostpath *hp, const char *datadir);
+
 /* disktools.c: --disk-tools, the tools of rescue/share/disk-tools */
 int disktools_add(struct list *l, struct hostpath *hp, bool required,
 		  const char *datadir);

@@ -53,6 +53,11 @@ DEPS_PACKAGES += libzstd-dev zlib1g-dev
 # The tools for a failing disk (--disk-tools, rescue/share/disk-tools;
 # badblocks is e2fsprogs'): tests/groups/disk-tools.sh boots them.
 DEPS_PACKAGES += gddrescue smartmontools
+# A root on one disk seen on two paths is assembled as a dm-multipath map
+# (rescue/share/multipath-tools; tests/groups/mkrescue-boot.sh).  Its
+# daemon maps nothing on a machine with one path per disk: Debian's
+# find_multipaths "strict" maps only the WWIDs of /etc/multipath/wwids.
+DEPS_PACKAGES += multipath-tools
 
 TEST_GROUPS += mkrescue mkrescue-errors
 TEST_GROUPS += mkrescue-options mkrescue-storage

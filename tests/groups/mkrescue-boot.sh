@@ -164,9 +164,14 @@ stock_kernel_root_on_virtiofs() {
 }
 
 # One disk on two paths (tests/lib/lib.sh two_paths) on the stock
-# kernels: virtio_scsi scans both HBAs after /init, so the second path
-# may come after the root was found by the first; rootdelay= lets both
-# come (without it the root boots through the first, unnamed).
+# kernels, the root in its first partition: the image's multipath-tools
+# (mkrescue --storage ships them when the host has them) make one
+# dm-multipath map of the two paths and kpartx its partition's map, and
+# the root is mounted from that.  virtio_scsi scans both HBAs after
+# /init, so the second path may come after the root was found by the
+# first; rootdelay= lets both come.  A strict read-only boot makes no
+# map (dm-multipath cannot open read-only paths) and says so.  Nothing
+# is written to the disk.
 test_stock_kernel_root_on_one_disk_seen_on_two_paths() {
 	for_each_stock_kernel stock_kernel_root_on_two_paths
 }
@@ -176,12 +181,24 @@ stock_kernel_root_on_two_paths() {
 	kver=$(stock_kernel_version) || return 1
 	stock_image "$T/rescue.img" || return 1
 	make_root_dir "$T/root" twopaths
-	make_ext4 "$T/root" "$T/root.img" 16 "$ROOT_UUID" root || return 1
-	two_paths "$T/root.img"
+	make_gpt "$T/lun.img" 24 "root:$BASE_PARTUUID:rest" || return 1
+	put_ext4 "$T/lun.img" 1 "$T/root" "$ROOT_UUID" root || return 1
+	record_sums "$T/lun.img"
+	two_paths "$T/lun.img" rw
 	VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/console.log" --kernel "/boot/vmlinuz-$kver" \
 		--initrd "$T/rescue.img" --mem 512M --append "root=UUID=$ROOT_UUID rootdelay=3" \
 		"${TWO_PATHS[@]}" || return 1
-	expect_log "$T/console.log" "$TWO_PATHS_LINE" "the two paths named as one disk" &&
+	expect_log "$T/console.log" "$TWO_PATHS_MAP_LINE" "the two paths assembled as one map" &&
+	expect_log "$T/console.log" "rescue: found root UUID=$ROOT_UUID on /dev/dm-1 \\(ext4\\)" \
+		"the root found on the map's partition" &&
 	expect_field "$T/console.log" root marker twopaths &&
-	expect_exec_line /sbin/init /dev/sda ext4 ro
+	expect_exec_line /sbin/init /dev/dm-1 ext4 ro || return 1
+
+	VM_TIMEOUT=${STOCK_VM_TIMEOUT:-180} boot_vm "$T/strict.log" --kernel "/boot/vmlinuz-$kver" \
+		--initrd "$T/rescue.img" --mem 512M \
+		--append "root=UUID=$ROOT_UUID rootdelay=3 rescue.ro=strict" "${TWO_PATHS[@]}" || return 1
+	expect_log "$T/strict.log" 'rescue: root on one disk seen on 2 paths \(multipath, wwid:naa\.5000c50015ea71ac\): /dev/sd[ab]1 /dev/sd[ab]1; mounted through /dev/sd[ab]1, without a multipath map \(strict read-only' \
+		"strict read-only: no map, one path, said" &&
+	expect_field "$T/strict.log" root marker twopaths &&
+	expect_disks_unchanged
 }

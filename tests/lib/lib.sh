@@ -432,21 +432,26 @@ virtiofs_boot() {
 	return "$status"
 }
 
-# two_paths IMG: TWO_PATHS, the run-vm options that attach the image
+# two_paths IMG [rw]: TWO_PATHS, the run-vm options that attach the image
 # file IMG twice, read-only, behind two virtio-scsi HBAs with one WWN and
 # serial: one disk seen on two paths (multipath), as a SAN LUN through
-# two ports.  It shows as sda and sdb.
+# two ports.  It shows as sda and sdb.  With rw both paths are writable
+# (share-rw: a LUN two ports write to), as a dm-multipath map needs.
 two_paths() {
-	local p
+	local p mode=readonly=on, share=
+	[ "${2:-}" = rw ] && { mode=; share='share-rw=on,'; }
 	TWO_PATHS=()
 	for p in 0 1; do
 		TWO_PATHS+=(--qemu-arg -drive
-			--qemu-arg "file=$1,format=raw,if=none,id=path$p,readonly=on,file.locking=off"
+			--qemu-arg "file=$1,format=raw,if=none,id=path$p,${mode}file.locking=off"
 			--qemu-arg -device --qemu-arg "virtio-scsi-pci,id=hba$p"
 			--qemu-arg -device
-			--qemu-arg "scsi-hd,drive=path$p,bus=hba$p.0,wwn=0x5000c50015ea71ac,serial=LUN7")
+			--qemu-arg "scsi-hd,drive=path$p,${share}bus=hba$p.0,wwn=0x5000c50015ea71ac,serial=LUN7")
 	done
 }
 
 # The line rescue-init says of a root on two_paths' disk.
 TWO_PATHS_LINE='rescue: root on one disk seen on 2 paths \(multipath, wwid:naa.5000c50015ea71ac\): /dev/sda /dev/sdb; mounted through /dev/sda'
+# ... and of the dm-multipath map it made of them (multipath-tools in
+# the image); the map is named by its WWID, as Debian's default names it.
+TWO_PATHS_MAP_LINE='rescue: root on one disk seen on 2 paths \(multipath, wwid:naa.5000c50015ea71ac\): /dev/sd[ab][0-9]* /dev/sd[ab][0-9]*; assembled as the multipath map 35000c50015ea71ac$'

@@ -45,7 +45,7 @@ static void device(const char *path, const char *name, const char *dev,
 
 static int setup(void **state)
 {
-	char d[128];
+	char d[128], path[512];
 
 	(void)state;
 	assert_non_null(mkdtemp(top));
@@ -62,6 +62,14 @@ static int setup(void **state)
 	device("virtio0/vda/vda2", "vda2", "254:2", "8192", "2");
 	device("virtio0/vda/vda10", "vda10", "254:10", "2048", "10");
 	put("devices/virtio0/vda", "serial", "disk-7");
+	/* vda is a path of a dm-multipath map (blkdev.c read_held) */
+	snprintf(path, sizeof(path), "%s/devices/virtio0/vda/holders", top);
+	assert_int_equal(mkdir(path, 0755), 0);
+	strcat(path, "/dm-0");
+	assert_int_equal(mkdir(path, 0755), 0);
+	strcat(path, "/dm");
+	assert_int_equal(mkdir(path, 0755), 0);
+	put("devices/virtio0/vda/holders/dm-0/dm", "uuid", "mpath-3disk7");
 	device("virtio0/cciss!c0d0", "cciss!c0d0", "104:0", "0", NULL);
 	device("virtio0/bad", "bad", "not-a-number", "1", NULL);
 	/* sscanf("%u:%u") took these; a number past UINT_MAX wrapped */
@@ -105,6 +113,10 @@ static void enumerates_disks_and_partitions(void **state)
 	assert_string_equal(l.dev[1].path_id, "serial:disk-7");
 	assert_string_equal(l.dev[4].path_id, "serial:disk-7");
 	assert_string_equal(l.dev[0].path_id, "");
+	/* vda holds a multipath map: it and its partitions are the map's */
+	assert_true(l.dev[1].held);
+	assert_true(l.dev[4].held);
+	assert_false(l.dev[0].held);
 	i = blk_find(&l, "vda2");
 	assert_int_equal(i, 3);
 	blk_remove(&l, "vda2");

@@ -377,6 +377,13 @@ static void paths_of_one_disk_are_one_match(void **state)
 	assert_int_equal(match("UUID=" U1, &f, &o), -ENOTUNIQ);
 	devs[0].path_id[0] = devs[5].path_id[0] = '\0';	/* no identity */
 	assert_int_equal(match("UUID=" U1, &f, &o), -ENOTUNIQ);
+	/* the paths of a multipath map are the map's: skipped */
+	devs[0].held = true;
+	assert_int_equal(match("UUID=" U1, &f, &o), 0);
+	assert_string_equal(devs[f].name, "vdb");
+	devs[5].held = true;
+	assert_int_equal(match("UUID=" U1, &f, &o), -ENODEV);
+	devs[0].held = devs[5].held = false;
 }
 
 static void partnroff_counts_on_the_same_disk(void **state)

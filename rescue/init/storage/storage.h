@@ -150,6 +150,14 @@ void *storage_slot(void *table, size_t size, size_t *n, size_t max,
  */
 
 /* multipath.c: the root's other paths, named in one line. */
-void multipath_note_root(const struct blklist *l, size_t i);
+void multipath_note_root(const struct blklist *l, size_t i,
+			 const char *why);
+/*
+ * The root's disk on several paths made one dm-multipath map: true when
+ * made (look for the root again: its paths are held, blkdev.c, and
+ * root= skips them), false after the line that says why not.
+ */
+bool multipath_assemble(const struct cmdline *c, const struct blklist *l,
+			size_t i);
 
 #endif
