@@ -203,6 +203,11 @@ int resume_add(struct list *l, const char *confdir);
 /* keymap.c: --keymap, else with MACHINE (-k) the machine's layout */
 int keymap_add(struct list *l, const char *keymap, bool machine);
 
+/* clevis.c: --clevis, the programs of rescue/share/clevis-tools */
+bool clevis_host_uses(void);
+int clevis_add(struct list *l, struct hostpath *hp, bool required,
+	       const char *datadir);
+
 /* disktools.c: --disk-tools, the tools of rescue/share/disk-tools */
 int disktools_add(struct list *l, struct hostpath *hp, bool required,
 		  const char *datadir);
