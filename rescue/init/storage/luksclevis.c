@@ -54,7 +54,7 @@
 
 struct bound {
 	char node[80];
-	bool asked, tang;
+	bool tang;
 	int slot[CLEVIS_SLOTS];
 	size_t nslots;
 	char url[200];			/* the first tang URL, for messages */
@@ -245,7 +245,6 @@ static struct bound *lookup(const char *node)
 	memset(b, 0, sizeof(*b));
 	snprintf(b->node, sizeof(b->node), "%s", node);
 	list_slots(b);
-	b->asked = true;
 	return b;
 }
 
@@ -384,8 +383,8 @@ int luksclevis_key(const char *node, char *key, size_t size, bool quiet)
 	c = b->tang ? connect_error(b->url) : 0;
 	log_warn("luks: %s%s did not open %s: %s; asking for the passphrase%s",
 		 b->tang ? "tang " : "clevis", b->tang ? b->url : "", node,
-		 c ? errtext(-c) : why, b->tang ? ", and tang again every " RETRY_TEXT " s" :
-		 "");
+		 c ? errtext(-c) : why,
+		 b->tang ? ", and tang again every " RETRY_TEXT " s" : "");
 	return n;
 }
 
