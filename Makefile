@@ -20,6 +20,11 @@ DEPS_PACKAGES = \
 DEPS_PACKAGES += debootstrap linux-image-6.12-amd64 linux-source-6.12
 # XFS roots with a dirty log (tests/groups/readonly.sh).
 DEPS_PACKAGES += xfsprogs
+# Network-bound LUKS unlock (tests/groups/tang.sh): Debian's clevis and
+# its luks commands and tools (jose, luksmeta, curl come with them) for
+# mkrescue --clevis and the host-side bind, tang's tangd for the server,
+# socat to run tangd inetd-style on 127.0.0.1.
+DEPS_PACKAGES += clevis clevis-luks jose luksmeta curl tang socat
 # mkrescue --ssh-authorized-keys ships dropbear (tests/groups/network.sh).
 DEPS_PACKAGES += dropbear-bin
 # The ssh client and ssh-keygen that the network tests log in with, and
@@ -300,7 +305,7 @@ bench: $(BUILD)/bzImage $(TEST_MODULE) $(BUILD)/rescue.img $(BUILD)/mkrescue
 # exactly these, then the directories of ours that are left empty.
 # The data files of rescue/share/ go to PKGDATADIR, where mkrescue
 # (MKRESCUE_DATADIR) and the dracut module (@PKGDATADIR@) read them.
-SHARE_FILES = modules.list module-classes lvm.conf mdadm.conf tool-confs storage-layers disk-tools multipath-tools
+SHARE_FILES = modules.list module-classes lvm.conf mdadm.conf tool-confs storage-layers disk-tools multipath-tools clevis-tools
 MEDIA_KINDS = $(notdir $(wildcard rescue/media/*.sh))
 INSTALLED_FILES = $(PKGLIBDIR)/rescue-init $(SBINDIR)/mkrescue \
 	$(SBINDIR)/mkrescue-media $(addprefix $(PKGLIBDIR)/media/,$(MEDIA_KINDS)) \

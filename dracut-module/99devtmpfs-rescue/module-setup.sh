@@ -85,6 +85,21 @@ devtmpfs_rescue_disk_tools_install() {
     done <"$list"
 }
 
+# clevis (rescue/share/clevis-tools), as mkrescue --clevis ships it, when
+# dracut's clevis module (Debian's clevis-dracut) is in the image: its
+# own list serves its systemd askpass units, which do not run under
+# rescue-init, and lacks clevis-luks-pass, which rescue-init runs.
+devtmpfs_rescue_clevis_install() {
+    local list tool
+    dracut_module_included clevis || return 0
+    list="$(datadir_path)/clevis-tools"
+    [[ -r $list ]] || return 0
+    while read -r tool _; do
+        [[ -z $tool || $tool == \#* ]] && continue
+        inst_multiple -o "$tool"
+    done <"$list"
+}
+
 # One line a module: module, state (rescue-init or missing), the blkid
 # TYPEs of its members and its tools (comma-separated, "-" for none).
 devtmpfs_rescue_layers() {
@@ -491,6 +506,7 @@ install() {
     inst_multiple -o sh ls cat mount umount dmesg blkid lsblk fdisk sfdisk \
         e2fsck fsck less vi grep sed reboot poweroff
     devtmpfs_rescue_disk_tools_install
+    devtmpfs_rescue_clevis_install
     devtmpfs_rescue_crypttab_headers
     devtmpfs_rescue_keymap_install
 

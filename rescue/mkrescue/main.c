@@ -167,6 +167,11 @@ static int gather(struct list *l, const struct options *o)
 		     (o->disk_tools == OPTIONS_STORAGE_DEFAULT && o->kmoddir)))
 		err = disktools_add(l, &hp, o->disk_tools == OPTIONS_STORAGE_ON,
 				    MKRESCUE_DATADIR);
+	if (!err && (o->clevis == OPTIONS_STORAGE_ON ||
+		     (o->clevis == OPTIONS_STORAGE_DEFAULT && o->kmoddir &&
+		      clevis_host_uses())))
+		err = clevis_add(l, &hp, o->clevis == OPTIONS_STORAGE_ON,
+				 MKRESCUE_DATADIR);
 	if (!err && o->ssh_keys)
 		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key,
 			      o->ssh_default_host_key);

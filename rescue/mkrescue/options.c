@@ -46,6 +46,11 @@ static void usage(FILE *f, const struct options *d)
 		"      --disk-tools         ship ddrescue, smartctl, badblocks for a\n"
 		"                           failing disk (default: with -k)\n"
 		"      --no-disk-tools      leave them out\n"
+		"      --clevis             ship clevis (tang, sss pins), jose, curl,\n"
+		"                           luksmeta: LUKS unlocked by a tang server\n"
+		"                           (default: with -k when the host has\n"
+		"                           clevis-initramfs or clevis-dracut)\n"
+		"      --no-clevis          leave them out\n"
 		"      --ssh-authorized-keys FILE\n"
 		"                           dropbear, started once ip= configured the network,\n"
 		"                           logins with these keys only\n"
@@ -111,6 +116,7 @@ enum {
 	OPT_NO_MICROCODE,
 	OPT_KEYMAP,
 	OPT_RESUME_CONF,
+	OPT_CLEVIS, OPT_NO_CLEVIS,
 };
 
 static const struct option long_options[] = {
@@ -130,6 +136,8 @@ static const struct option long_options[] = {
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
 	{ "disk-tools", no_argument, NULL, OPT_DISK_TOOLS },
 	{ "no-disk-tools", no_argument, NULL, OPT_NO_DISK_TOOLS },
+	{ "clevis", no_argument, NULL, OPT_CLEVIS },
+	{ "no-clevis", no_argument, NULL, OPT_NO_CLEVIS },
 	{ "ssh-authorized-keys", required_argument, NULL, OPT_SSH_KEYS },
 	{ "ssh-host-key", required_argument, NULL, OPT_SSH_HOST_KEY },
 	{ "firmware-dir", required_argument, NULL, OPT_FIRMWARE_DIR },
@@ -225,6 +233,8 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_STORAGE: o->storage = OPTIONS_STORAGE_OFF; break;
 		case OPT_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_ON; break;
 		case OPT_NO_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_OFF; break;
+		case OPT_CLEVIS: o->clevis = OPTIONS_STORAGE_ON; break;
+		case OPT_NO_CLEVIS: o->clevis = OPTIONS_STORAGE_OFF; break;
 		case OPT_HOSTONLY: o->hostonly = true; break;
 		case OPT_CRYPTTAB: o->crypttab = optarg; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;

@@ -26,6 +26,7 @@ struct options {
 	const char *kver, *kmoddir, *module_list;
 	bool module_list_given, hostonly;
 	enum options_storage storage, disk_tools;
+	enum options_storage clevis;	/* --clevis, --no-clevis (clevis.c) */
 	const char *ssh_keys, *ssh_host_key;	/* --ssh-authorized-keys */
 	/* initramfs-tools' conf.d for RESUME=; NULL: the host's with -k */
 	const char *resume_conf;

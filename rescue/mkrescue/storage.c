@@ -127,6 +127,20 @@ static int storage_tools_read(struct storage_tools *t, const char *datadir,
 	return err;
 }
 
+/* Whether PATH starts with "#!": a script, no ELF to follow. */
+static bool storage_is_script(const char *path)
+{
+	char head[2] = { 0 };
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	if (fread(head, 1, 2, f) != 2)
+		head[0] = '\0';
+	fclose(f);
+	return head[0] == '#' && head[1] == '!';
+}
+
 int storage_add_tools(struct list *l, struct hostpath *hp, bool required,
 		      const char *datadir, const char *file, int column,
 		      const char *why)
@@ -162,7 +176,9 @@ int storage_add_tools(struct list *l, struct hostpath *hp, bool required,
 			snprintf(p, sizeof(p), "%s/%s", storage_tool_dirs[0],
 				 tools.name[i]);
 		}
-		err = ldpath_add_program(&lp, p);
+		/* a script (clevis's): its interpreter is in the list */
+		if (!storage_is_script(p))
+			err = ldpath_add_program(&lp, p);
 		if (!err)
 			err = hostpath_add(hp, l, p, why);
 		if (!err && !strcmp(tools.name[i], "lvm"))

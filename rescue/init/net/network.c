@@ -473,6 +473,8 @@ static int net_child(void)
 	return failed ? 1 : 0;
 }
 
+static void net_start(void);
+
 void net_init(const struct cmdline *c)
 {
 	const char *specs[NET_MAX_CONFS];
@@ -494,8 +496,13 @@ void net_init(const struct cmdline *c)
 		if (confs[nconfs].method != IP_OFF)
 			nconfs++;
 	}
-	if (!nconfs)
-		return;
+	if (nconfs)
+		net_start();
+}
+
+/* The child that brings the network up (net_child()). */
+static void net_start(void)
+{
 	uname(&before);
 	child = fork();
 	if (child < 0) {
@@ -512,6 +519,24 @@ void net_init(const struct cmdline *c)
 		setpgid(0, 0);	/* udhcpc goes with us: see net_end() */
 		_exit(net_child());
 	}
+}
+
+/*
+ * A layer needs the network (a LUKS container bound to tang) and the
+ * command line gave no ip=: ip=dhcp, as dracut's clevis module asks for
+ * the network (rd.neednet=1).  Nothing when ip= started it already, nor
+ * in rescue-mount (a shell's network is its user's).
+ */
+void net_need(const char *why)
+{
+	char err[256];
+
+	if (getpid() != 1 || nconfs || child > 0 ||
+	    ipconf_parse("dhcp", &confs[0], err, sizeof(err)))
+		return;
+	nconfs = 1;
+	log_info("network: ip=dhcp for %s (no ip= on the command line)", why);
+	net_start();
 }
 
 /* fn(name, ctx) for each interface but lo, in /sys/class/net order. */

@@ -16,6 +16,8 @@
 
 void net_init(const struct cmdline *c);
 void net_end(void);
+/* ip=dhcp when no ip= was given and a layer needs the network. */
+void net_need(const char *why);
 void net_report(devtable_line_fn *fn, void *ctx);
 
 /* dropbear (sshd.c): started by the network's child on the IPv4

@@ -197,6 +197,25 @@ static int read_line(int fd, bool tty, char *buf, size_t size)
 	return (int)n;
 }
 
+static int (*retry_fn)(void *arg);
+static void *retry_arg;
+static unsigned retry_ms;
+
+void luksprompt_retry(int (*fn)(void *arg), void *arg, unsigned retry_s)
+{
+	retry_fn = fn;
+	retry_arg = arg;
+	retry_ms = retry_s * 1000;
+}
+
+/* The poll's wait: until the deadline, or the next retry if sooner. */
+static int wait_ms(int left)
+{
+	if (!retry_fn || (left >= 0 && left < (int)retry_ms))
+		return left;
+	return (int)retry_ms;
+}
+
 /* Milliseconds until deadline (log_now_us()'s clock), at most ~16 min. */
 static int ms_left(uint64_t deadline)
 {
@@ -219,7 +238,7 @@ int luksprompt_ask(struct lukscon *con, const char *question,
 			    timeout_s * 1000000ULL : UINT64_MAX;
 	struct pollfd p[3];
 	sigset_t old;
-	int fifo, sfd, n = -ETIMEDOUT, sig = 0;
+	int fifo, sfd, n = -ETIMEDOUT, sig = 0, r;
 
 	fifo = fifo_open();
 	sfd = prompt_signals(&old);
@@ -230,11 +249,16 @@ int luksprompt_ask(struct lukscon *con, const char *question,
 	for (;;) {
 		if (deadline != UINT64_MAX && !ms_left(deadline))
 			break;
-		if (poll(p, 3, deadline == UINT64_MAX ? -1 :
-			 ms_left(deadline)) < 0) {
+		r = poll(p, 3, wait_ms(deadline == UINT64_MAX ? -1 :
+				      ms_left(deadline)));
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			n = -errno;
+			break;
+		}
+		if (r == 0 && retry_fn && retry_fn(retry_arg) == 0) {
+			n = -EALREADY;	/* opened without it */
 			break;
 		}
 		if ((p[2].revents & POLLIN) && (sig = prompt_signal(sfd)))

@@ -29,6 +29,13 @@ void luksprompt_echo_off(void);
 void luksprompt_echo_on(void);
 int luksprompt_open(struct lukscon *c);
 void luksprompt_close(struct lukscon *c);
+/*
+ * luksprompt_retry(FN, ARG): while set, luksprompt_ask() calls FN(ARG)
+ * every RETRY_S seconds as it waits (a tang server asked again), and
+ * returns -EALREADY once FN returned 0 (the container opened meanwhile).
+ * NULL: no more.
+ */
+void luksprompt_retry(int (*fn)(void *arg), void *arg, unsigned retry_s);
 int luksprompt_ask(struct lukscon *c, const char *question,
 		   unsigned timeout_s, char *buf, size_t size);
 

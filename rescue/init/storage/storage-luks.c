@@ -73,6 +73,7 @@
 #include <unistd.h>
 
 #include "crypttab.h"
+#include "luksclevis.h"
 #include "lukskey.h"
 #include "luksprompt.h"
 #include "readfile.h"
@@ -381,6 +382,31 @@ static void note_file(const char *path, const char *fmt, ...)
 		unlink(tmp);
 }
 
+/*
+ * The key of a clevis binding (tang, sss: luksclevis.c): 0 when it
+ * opened x.  QUIET: a retry while the prompt waits, said only if it
+ * opens.
+ */
+static int clevis_open(struct luks *x, bool quiet)
+{
+	char key[LUKS_KEY_MAX];
+	int n, r;
+
+	n = luksclevis_key(x->node, key, sizeof(key), quiet);
+	if (n < 0)
+		return n;
+	r = open_with(x, key, (size_t)n);
+	explicit_bzero(key, sizeof(key));
+	if (r == 0)
+		luksclevis_opened(x->node);
+	return r;
+}
+
+static int clevis_retry(void *x)
+{
+	return clevis_open(x, true);
+}
+
 /* What a failed luksprompt_ask() means, for the log and the device table. */
 static void no_passphrase(struct luks *x, int err)
 {
@@ -442,6 +468,8 @@ static int prompt(struct luks *x)
 			 "%s", errtext(-r));
 		goto out;
 	}
+	if (luksclevis_bound(x->node))	/* tang asked again meanwhile */
+		luksprompt_retry(clevis_retry, x, LUKSCLEVIS_RETRY_S);
 	for (try = 1; try <= LUKS_TRIES; try++) {
 		note_file(RESCUE_LUKS_WAITING, "%s (LUKS UUID %s) waits for its "
 			  "passphrase (try %d of %d)\n", x->node, x->uuid, try,
@@ -466,6 +494,10 @@ static int prompt(struct luks *x)
 				"characters): refused, %d tries left.\n",
 				x->node, LUKS_PASS_MAX - 2, LUKS_TRIES - try);
 			continue;
+		}
+		if (n == -EALREADY) {	/* clevis_retry() opened it */
+			r = 0;
+			break;
 		}
 		if (n < 0) {
 			r = n;
@@ -492,6 +524,7 @@ static int prompt(struct luks *x)
 			 LUKS_TRIES);
 	}
 	explicit_bzero(pass, sizeof(pass));
+	luksprompt_retry(NULL, NULL, 0);
 	luksprompt_close(&con);
 out:
 	if (r) {
@@ -696,6 +729,8 @@ static int unlock(struct luks *x, size_t from)
 		}
 	}
 	if (crypttab_key(x) == 0)
+		return 0;
+	if (clevis_open(x, false) == 0)
 		return 0;
 	return ask(x);
 }
