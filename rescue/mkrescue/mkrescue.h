@@ -208,6 +208,7 @@ int keymap_add(struct list *l, const char *keymap, bool machine);
  * and the host's configuration, when the host has multipath-tools.
  */
 int multipath_add(struct list *l, struct hostpath *hp, const char *datadir);
+
 /* clevis.c: --clevis, the programs of rescue/share/clevis-tools */
 bool clevis_host_uses(void);
 int clevis_add(struct list *l, struct hostpath *hp, bool required,
