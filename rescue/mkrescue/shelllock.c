@@ -60,7 +60,8 @@ static int check_hash(const char *h, const char *from)
 	    !strncmp(h, "$gy$", 4)) {
 		msg_error("the rescue password hash %s is yescrypt or scrypt, "
 			  "which rescue-init (musl's crypt) cannot verify: make "
-			  "one with: mkpasswd -m sha-512", from);
+			  "one with: mkpasswd -m sha-512 (whois) or openssl "
+			  "passwd -6", from);
 		return -EINVAL;
 	}
 	if ((!strncmp(h, "$6$", 3) && sha_crypt_ok(h, 86)) ||
@@ -68,8 +69,8 @@ static int check_hash(const char *h, const char *from)
 	    (!strncmp(h, "$2", 2) && bcrypt_ok(h)))
 		return 0;
 	msg_error("the rescue password hash %s is not a SHA-512, SHA-256 or "
-		  "bcrypt crypt(3) hash: make one with: mkpasswd -m sha-512 (whois) or "
-			  "openssl passwd -6",
+		  "bcrypt crypt(3) hash: make one with: mkpasswd -m sha-512 "
+		  "(whois) or openssl passwd -6",
 		  from);
 	return -EINVAL;
 }
