@@ -67,6 +67,8 @@ TEST_GROUPS += network
 TEST_GROUPS += toolkit
 # resume= (storage/resume.c): a Debian root hibernated and resumed.
 TEST_GROUPS += hibernate
+# The shell lock: rescue password, --lock-shell (shelllock.c).
+TEST_GROUPS += shelllock
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(STORAGE_LAYERS_H): rescue/share/storage-layers \
