@@ -176,3 +176,33 @@ test_stock_kernel_rd_break_asks() {
 	expect_field "$T/console.log" root marker own &&
 	expect_no_echo
 }
+
+# dracut --add devtmpfs-rescue with the lock in its settings (the
+# module reads devtmpfs_rescue_password_hash= and devtmpfs_rescue_lock_shell=
+# of dracut.conf, or these variables): the hash lands 0600 in an image
+# dracut writes 0600, and the image's rd.break asks for the password.
+test_dracut_image_carries_the_lock() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	sl_root || return 1
+	DEVTMPFS_RESCUE_PASSWORD_HASH=$(sl_hash) DEVTMPFS_RESCUE_LOCK_SHELL=yes \
+		dracut_from_tree "$T/dest" "$T/initrd" "$T/dracut.log" --no-hostonly \
+		--omit "multipath nfs iscsi nbd" --add devtmpfs-rescue || return 1
+	[ "$(stat -c %a "$T/initrd")" = 600 ] || { fail "the dracut image is $(stat -c %a "$T/initrd"), not 600"; return 1; }
+	lsinitrd "$T/initrd" >"$T/lsinitrd" 2>&1
+	grep -Eq '^-rw------- .* etc/rescue-shadow$' "$T/lsinitrd" &&
+		grep -Eq ' etc/rescue-lock-shell$' "$T/lsinitrd" ||
+		{ fail "no 0600 /etc/rescue-shadow and /etc/rescue-lock-shell in the dracut image:" "$(grep rescue- "$T/lsinitrd")"; return 1; }
+	cat >"$T/steps" <<-EOF2
+	want $SL_LOCKED
+	$SL_PROMPT
+	send $SL_PASS
+	$SL_SHELL
+	send exit
+	want TEST RESULT: root
+	end
+	EOF2
+	SL_KERNEL=/boot/vmlinuz-$kver sl_steps "root=/dev/vda rd.break" --mem 1G || return 1
+	expect_field "$T/console.log" root marker own &&
+	expect_no_echo
+}
