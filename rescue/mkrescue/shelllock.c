@@ -122,10 +122,12 @@ int shelllock_add(struct list *l, const char *hash, const char *file,
 	err = check_hash(h, from);
 	if (!err) {
 		/* a hash can be attacked offline: the image is written 0600 */
+		size_t n = strlen(h);	/* h has room for the newline */
+
 		l->secret = true;
-		strcat(h, "\n");
-		err = list_add_data(l, SHADOW_PATH, 0600, h, strlen(h),
-				    LIST_OWN, "the rescue password's hash");
+		h[n++] = '\n';
+		err = list_add_data(l, SHADOW_PATH, 0600, h, n, LIST_OWN,
+				    "the rescue password's hash");
 	}
 	explicit_bzero(h, sizeof(h));
 	return err;
