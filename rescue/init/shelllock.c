@@ -194,11 +194,12 @@ int shell_lock_check(const char *what)
 {
 	static char refused[300];	/* said once: the boot retries */
 	char why[96], hash[512], line[300];
-	int fd, err;
+	int fd, err, open_err;
 
 	if (!lock_reason(why, sizeof(why)))
 		return 0;
 	fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	open_err = errno;
 	if (read_shadow(hash, sizeof(hash))) {
 		snprintf(line, sizeof(line), "%s refused%s%s%s this image "
 			 "has no rescue password", what,
@@ -217,10 +218,15 @@ int shell_lock_check(const char *what)
 	else
 		snprintf(line, sizeof(line), "%s locked by %s", what, why);
 	say(fd, line);
+	if (fd < 0) {
+		explicit_bzero(hash, sizeof(hash));
+		log_error("%s refused: unable to open /dev/console for the "
+			  "rescue password: %s", what, errtext(open_err));
+		return -EACCES;
+	}
 	err = ask_password(fd, hash);
 	explicit_bzero(hash, sizeof(hash));
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	return err;
 }
 
