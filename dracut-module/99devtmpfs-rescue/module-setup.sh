@@ -464,6 +464,42 @@ devtmpfs_rescue_kmods() { # list
 }
 
 # called by dracut
+# The shell lock (rescue-init(8), "SHELL LOCK"), as mkrescue's options,
+# in dracut.conf: devtmpfs_rescue_password_hash='$6$...' (single quotes:
+# a hash has $ in it) or devtmpfs_rescue_password_file=FILE (the hash on
+# its first line), as /etc/rescue-shadow, 0600 (dracut writes the image
+# 0600: its umask 077); devtmpfs_rescue_lock_shell=yes asks for it
+# whatever opened the disks.  musl's crypt() verifies $6$, $5$ and $2b$
+# hashes, not Debian's default yescrypt ($y$): refused here.
+devtmpfs_rescue_shelllock_install() {
+    local hash=${devtmpfs_rescue_password_hash:-${DEVTMPFS_RESCUE_PASSWORD_HASH:-}}
+    local file=${devtmpfs_rescue_password_file:-${DEVTMPFS_RESCUE_PASSWORD_FILE:-}}
+    local lock=${devtmpfs_rescue_lock_shell:-${DEVTMPFS_RESCUE_LOCK_SHELL:-}}
+    mkdir -p "$initdir/etc"
+    [[ $lock != yes ]] || echo --lock-shell >"$initdir/etc/rescue-lock-shell"
+    if [[ $hash && $file ]]; then
+        dfatal "devtmpfs-rescue: devtmpfs_rescue_password_hash and devtmpfs_rescue_password_file exclude each other"
+        return 1
+    fi
+    if [[ $file ]] && ! IFS= read -r hash <"$file"; then
+        dfatal "devtmpfs-rescue: unable to read the rescue password file $file"
+        return 1
+    fi
+    [[ $hash ]] || return 0
+    # shellcheck disable=SC2016 # crypt(3) prefixes, not expansions
+    case $hash in
+    '$y$'* | '$7$'* | '$gy$'*)
+        dfatal "devtmpfs-rescue: the rescue password hash is yescrypt or scrypt, which rescue-init (musl's crypt) cannot verify: make one with: mkpasswd -m sha-512 (whois) or openssl passwd -6"
+        return 1 ;;
+    '$6$'?* | '$5$'?* | '$2'[aby]'$'?*) ;;
+    *)
+        dfatal "devtmpfs-rescue: the rescue password hash is not a SHA-512, SHA-256 or bcrypt crypt(3) hash: make one with: mkpasswd -m sha-512 (whois) or openssl passwd -6"
+        return 1 ;;
+    esac
+    (umask 077 && printf '%s\n' "$hash" >"$initdir/etc/rescue-shadow") || return 1
+    dinfo "devtmpfs-rescue: the rescue password's hash is in the image${lock:+ (the shell always locked)}"
+}
+
 install() {
     local rescue_init previous tool
     rescue_init=$(rescue_init_path)
@@ -503,6 +539,7 @@ install() {
     if [[ ${dropbear_acl:-} ]]; then
         devtmpfs_rescue_ssh_install || exit 1
     fi
+    devtmpfs_rescue_shelllock_install || exit 1
     inst_multiple -o sh ls cat mount umount dmesg blkid lsblk fdisk sfdisk \
         e2fsck fsck less vi grep sed reboot poweroff
     devtmpfs_rescue_disk_tools_install

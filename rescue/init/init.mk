@@ -69,6 +69,8 @@ TEST_GROUPS += toolkit
 TEST_GROUPS += hibernate
 # A LUKS root bound to tang with clevis (storage/luksclevis.c).
 TEST_GROUPS += tang
+# The shell lock: rescue password, --lock-shell (shelllock.c).
+TEST_GROUPS += shelllock
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(STORAGE_LAYERS_H): rescue/share/storage-layers \

@@ -194,6 +194,8 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 		boot_root(argc, argv, envp, why, size);	/* it may have changed */
 		return;
 	}
+	/* init=/bin/sh is a shell: asked for when it is locked */
+	shell_lock_check_init(NEWROOT, cmd.init, init, sizeof(init));
 	cmdline_init_argv(&cmd, init, argc, argv, init_argv, INIT_ARGS_MAX);
 	cmdline_init_envp(envp, init_envp, INIT_ENVS_MAX);
 	snprintf(what, sizeof(what), "%s on %s (%s, %s)", init, m.source,

@@ -364,6 +364,15 @@ void shell_serve_signals(void);
  */
 void shell_lock_engage(const char *how);
 const char *shell_lock_engaged(void);
+/*
+ * Before WHAT ("shell", "init=/bin/sh") on a locked boot (an unlocker,
+ * or mkrescue --lock-shell): 0 when it may start (not locked, or the
+ * rescue password given); -EACCES refused; three wrong ones reboot.
+ */
+int shell_lock_check(const char *what);
+void shell_lock_check_init(const char *root, const char *given, char *init,
+			   size_t size);
+void shell_reboot(void) __attribute__((noreturn));
 
 /* readonly.c: rescue.ro=strict, a boot that writes to no disk */
 int readonly_init(const struct cmdline *c);

@@ -283,6 +283,9 @@ int shell_run(const char *hint)
 		log_error("not starting the rescue shell: rd.shell=0");
 		return -EPERM;
 	}
+	err = shell_lock_check("shell");	/* TPM2, tang, --lock-shell */
+	if (err)
+		return err;
 	toolkit_unpack("the rescue shell");
 	if (access(SHELL, X_OK)) {
 		err = -errno;
@@ -328,6 +331,13 @@ void shell_catch_ctrl_alt_del(bool on)
 	if (reboot(on ? RB_DISABLE_CAD : RB_ENABLE_CAD))
 		log_debug("unable to %s ctrl-alt-del: %s", on ? "catch" :
 			  "release", errtext(errno));
+}
+
+/* A reboot now (three wrong rescue passwords: shelllock.c). */
+void shell_reboot(void)
+{
+	power(RB_AUTOBOOT);
+	shell_wait_forever();	/* reboot() failed */
 }
 
 /* No shell, and no exit: reboot, power off or halt on request. */

@@ -146,6 +146,9 @@ static int gather(struct list *l, const struct options *o)
 		err = cryptconf_add(l, o->crypttab ? o->crypttab :
 				    "/etc/crypttab", o->crypttab != NULL);
 	if (!err)
+		err = shelllock_add(l, o->rescue_pw_hash, o->rescue_pw_file,
+				    o->lock_shell);
+	if (!err)
 		err = programs_add_init(l, o->init);
 	if (!err)
 		err = programs_add_busybox(l, o->busybox);

@@ -173,6 +173,14 @@ int include_add(struct list *l, const char *spec);
 int cryptconf_add(struct list *l, const char *path, bool required);
 
 /*
+ * shelllock.c: --rescue-password-hash HASH or --rescue-password-file
+ * FILE (a hash musl's crypt() verifies) as /etc/rescue-shadow, 0600, the
+ * image then 0600; --lock-shell (LOCK) as /etc/rescue-lock-shell.
+ */
+int shelllock_add(struct list *l, const char *hash, const char *file,
+		  bool lock);
+
+/*
  * ssh.c: --ssh-authorized-keys: dropbear, root's keys, a host key: HOST_KEY
  * (--ssh-host-key), else DEFAULT_KEY, made there if it does not exist.
  */

@@ -34,6 +34,15 @@ static void usage(FILE *f, const struct options *d)
 		"      --crypttab FILE      the root's crypttab, as /etc/crypttab, with\n"
 		"                           its header= files (default with --hostonly:\n"
 		"                           /etc/crypttab, if there)\n"
+		"      --rescue-password-hash HASH\n"
+		"                           the password every rescue shell asks for once\n"
+		"                           a disk was opened without one (TPM2, tang)\n"
+		"                           or with --lock-shell: a hash of\n"
+		"                           mkpasswd -m sha-512 (the image is then 0600)\n"
+		"      --rescue-password-file FILE\n"
+		"                           the same, the hash read from FILE\n"
+		"      --lock-shell         every shell asks for it, whatever opened\n"
+		"                           the disks (none at all without a password)\n"
 		"      --firmware-dir DIR   the firmware the shipped modules declare\n"
 		"                           is taken from DIR (default %s)\n"
 		"      --microcode-dir DIR  start the image with the early microcode\n"
@@ -106,6 +115,8 @@ static int push(const char ***array, size_t *count, const char *s)
 
 /* Apart from the list below, which the other options extend. */
 enum { OPT_CRYPTTAB = 512 };
+/* The shell lock's (shelllock.c). */
+enum { OPT_RESCUE_PW_HASH = 768, OPT_RESCUE_PW_FILE, OPT_LOCK_SHELL };
 
 enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
@@ -132,6 +143,9 @@ static const struct option long_options[] = {
 	{ "hostonly", no_argument, NULL, OPT_HOSTONLY },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "crypttab", required_argument, NULL, OPT_CRYPTTAB },
+	{ "rescue-password-hash", required_argument, NULL, OPT_RESCUE_PW_HASH },
+	{ "rescue-password-file", required_argument, NULL, OPT_RESCUE_PW_FILE },
+	{ "lock-shell", no_argument, NULL, OPT_LOCK_SHELL },
 	{ "storage", no_argument, NULL, OPT_STORAGE },
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
 	{ "disk-tools", no_argument, NULL, OPT_DISK_TOOLS },
@@ -237,6 +251,9 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_CLEVIS: o->clevis = OPTIONS_STORAGE_OFF; break;
 		case OPT_HOSTONLY: o->hostonly = true; break;
 		case OPT_CRYPTTAB: o->crypttab = optarg; break;
+		case OPT_RESCUE_PW_HASH: o->rescue_pw_hash = optarg; break;
+		case OPT_RESCUE_PW_FILE: o->rescue_pw_file = optarg; break;
+		case OPT_LOCK_SHELL: o->lock_shell = true; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
 		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;
 		case OPT_FIRMWARE_DIR: o->firmware_dir = optarg; break;
@@ -271,6 +288,8 @@ int parse_options(int argc, char **argv, struct options *o)
 		return usage_error("--hostonly needs -k or --kmoddir", NULL);
 	if (o->ssh_host_key && !o->ssh_keys)
 		return usage_error("--ssh-host-key without --ssh-authorized-keys", NULL);
+	if (o->rescue_pw_hash && o->rescue_pw_file)
+		return usage_error("--rescue-password-hash and --rescue-password-file exclude each other", NULL);
 	if (o->hostonly && o->module_list_given)
 		return usage_error("--hostonly and --module-list exclude each other", NULL);
 	return 0;

@@ -42,6 +42,9 @@ struct options {
 	struct image_options image;
 	const char *version;	/* for --version */
 	const char *crypttab;	/* --crypttab; NULL: the host's with --hostonly */
+	/* --rescue-password-hash, --rescue-password-file, --lock-shell */
+	const char *rescue_pw_hash, *rescue_pw_file;
+	bool lock_shell;
 };
 
 /*
