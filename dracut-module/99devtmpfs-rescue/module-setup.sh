@@ -48,11 +48,12 @@ ssh_host_key_path() {
 # storage-layers names its dracut module: remove that module here.
 # resume is not among them: rescue-init resumes itself (resume=, its
 # storage/resume.c), and the module's hostonly resume= reaches it in
-# /etc/cmdline.d/95resume.conf.
+# /etc/cmdline.d/95resume.conf.  Nor is multipath: rescue-init makes
+# the map of a root seen on several paths with the multipath and kpartx
+# that dracut's multipath module installs (its storage/multipath.c).
 devtmpfs_rescue_missing() {
     cat <<'EOF'
 dmraid
-multipath
 crypt-gpg
 crypt-loop
 nfs
@@ -89,6 +90,19 @@ devtmpfs_rescue_disk_tools_install() {
 # dracut's clevis module (Debian's clevis-dracut) is in the image: its
 # own list serves its systemd askpass units, which do not run under
 # rescue-init, and lacks clevis-luks-pass, which rescue-init runs.
+# multipath-tools' plugins, when dracut's multipath module is in the
+# image: Debian's installs them by inst_libdir_file "multipath/*", which
+# looks in the multiarch directories and misses /lib/multipath, where
+# multipath dlopen()s its path checkers ("Checker 'tur' not found").
+devtmpfs_rescue_multipath_install() {
+    local plugin
+    dracut_module_included multipath || return 0
+    for plugin in /lib/multipath/*.so; do
+        [[ -e $plugin ]] && inst_library "$plugin"
+    done
+    return 0
+}
+
 devtmpfs_rescue_clevis_install() {
     local list tool
     dracut_module_included clevis || return 0
@@ -544,6 +558,7 @@ install() {
         e2fsck fsck less vi grep sed reboot poweroff
     devtmpfs_rescue_disk_tools_install
     devtmpfs_rescue_clevis_install
+    devtmpfs_rescue_multipath_install
     devtmpfs_rescue_crypttab_headers
     devtmpfs_rescue_keymap_install
 

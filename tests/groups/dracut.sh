@@ -231,6 +231,25 @@ dracut_virtiofs_root() {
 	expect_field "$T/console.log" root mode ro
 }
 
+# One disk on two paths (tests/lib/lib.sh two_paths), the root in its
+# first partition: Debian's dracut takes its multipath module in when
+# multipath-tools is installed, and rescue-init makes the map with the
+# multipath and kpartx it installed (mkrescue-boot has the same boot
+# through mkrescue -k, on both kernels).
+test_stock_kernel_root_on_a_multipath_map() {
+	local img
+	img=$(dracut_rescue_image) || return 1
+	make_dracut_root_tree dracut-twopaths
+	make_gpt "$T/lun.img" 24 "root:$(cat /proc/sys/kernel/random/uuid):rest" || return 1
+	put_ext4 "$T/lun.img" 1 "$T/root" "$DRACUT_ROOT_UUID" root || return 1
+	two_paths "$T/lun.img" rw
+	boot_stock "$T/console.log" --initrd "$img" \
+		--append "root=UUID=$DRACUT_ROOT_UUID rootdelay=3" "${TWO_PATHS[@]}" || return 1
+	expect_log "$T/console.log" "$TWO_PATHS_MAP_LINE" "the two paths assembled as one map" &&
+	expect_field "$T/console.log" root marker dracut-twopaths &&
+	expect_field "$T/console.log" root dev /dev/dm-1
+}
+
 # The rescue shell is driven over the serial console (RESCUE_PROMPT,
 # tests/lib/lib.sh).
 BRACKETED_PASTE_END=$'\e\\[\\?2004l'
