@@ -34,6 +34,10 @@ static void usage(FILE *f, const struct options *d)
 		"      --crypttab FILE      the root's crypttab, as /etc/crypttab, with\n"
 		"                           its header= files (default with --hostonly:\n"
 		"                           /etc/crypttab, if there)\n"
+		"      --tpm2               ship systemd's TPM2 token plugin for\n"
+		"                           cryptsetup (default with -k: when the\n"
+		"                           crypttab has tpm2-device=)\n"
+		"      --no-tpm2            leave it out\n"
 		"      --firmware-dir DIR   the firmware the shipped modules declare\n"
 		"                           is taken from DIR (default %s)\n"
 		"      --microcode-dir DIR  start the image with the early microcode\n"
@@ -101,6 +105,7 @@ static int push(const char ***array, size_t *count, const char *s)
 
 /* Apart from the list below, which the other options extend. */
 enum { OPT_CRYPTTAB = 512 };
+enum { OPT_TPM2 = 540, OPT_NO_TPM2 };
 
 enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
@@ -126,6 +131,8 @@ static const struct option long_options[] = {
 	{ "hostonly", no_argument, NULL, OPT_HOSTONLY },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "crypttab", required_argument, NULL, OPT_CRYPTTAB },
+	{ "tpm2", no_argument, NULL, OPT_TPM2 },
+	{ "no-tpm2", no_argument, NULL, OPT_NO_TPM2 },
 	{ "storage", no_argument, NULL, OPT_STORAGE },
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
 	{ "disk-tools", no_argument, NULL, OPT_DISK_TOOLS },
@@ -227,6 +234,8 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_DISK_TOOLS: o->disk_tools = OPTIONS_STORAGE_OFF; break;
 		case OPT_HOSTONLY: o->hostonly = true; break;
 		case OPT_CRYPTTAB: o->crypttab = optarg; break;
+		case OPT_TPM2: o->tpm2 = OPTIONS_STORAGE_ON; break;
+		case OPT_NO_TPM2: o->tpm2 = OPTIONS_STORAGE_OFF; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
 		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;
 		case OPT_FIRMWARE_DIR: o->firmware_dir = optarg; break;

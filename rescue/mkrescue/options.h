@@ -41,6 +41,8 @@ struct options {
 	struct image_options image;
 	const char *version;	/* for --version */
 	const char *crypttab;	/* --crypttab; NULL: the host's with --hostonly */
+	/* --tpm2, --no-tpm2; default: with -k, if the crypttab names a TPM2 */
+	enum options_storage tpm2;
 };
 
 /*
