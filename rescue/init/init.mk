@@ -67,6 +67,8 @@ TEST_GROUPS += network
 TEST_GROUPS += toolkit
 # resume= (storage/resume.c): a Debian root hibernated and resumed.
 TEST_GROUPS += hibernate
+# A LUKS2 root's systemd-tpm2 token (storage/lukstpm2.c), swtpm as the TPM.
+TEST_GROUPS += tpm2
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(STORAGE_LAYERS_H): rescue/share/storage-layers \
