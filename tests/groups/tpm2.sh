@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/groups/tpm2.sh: a LUKS2 root enrolled with systemd-cryptenroll
-# --tpm2-device=auto --tpm2-pcrs=4, opened by rescue-init through the
+# --tpm2-device=auto --tpm2-pcrs=4+15, opened by rescue-init through the
 # image's cryptsetup and systemd's token plugin (mkrescue --tpm2), with
 # swtpm as the VM's TPM 2.0, on the stock 6.1 and 6.12 kernels.
 #
@@ -9,7 +9,10 @@
 # nothing measures the command line of a kernel started so: PCR 8 and
 # 12 stay zero, seen in the guest).  PCR 4 is what the token is sealed
 # to: it changes with the kernel only, so the enrolment boot (the same
-# kernel, the rescue shell) sees the value the root's boot sees.
+# kernel, the rescue shell) sees the value the root's boot sees.  PCR
+# 15 is zero until rescue-init extends it after the unlock: sealed to
+# it too, the key does not unseal again in the same boot (the booted
+# root, a shell).
 # Enrolling from the host through swtpm's TCTI would seal against the
 # host's view of the PCRs (all zero), which no firmware boot has.
 #
@@ -21,6 +24,7 @@
 # it ends with QEMU's connection).
 
 . "$TOP/tests/lib/rescue-lib.sh"
+. "$TOP/tests/lib/dracut-lib.sh"
 
 TPM2_PASS=tpm2-fallback-9
 TPM2_UUID=5d2f3e4a-6b7c-4d8e-9fa0-1b2c3d4e5f60
@@ -83,7 +87,8 @@ tpm2_root_init() {
 }
 
 # tpm2_enrolled: $T/c.img (LUKS2 $TPM2_UUID, passphrase $TPM2_PASS, a
-# TPM2 token sealed to PCR 4 of $STOCK_KVER under OVMF) and $T/tpm (the
+# TPM2 token sealed to PCR 4 of $STOCK_KVER under OVMF and to PCR 15 at
+# zero, as before rescue-init extends it) and $T/tpm (the
 # swtpm state it is sealed in), from the cache or made by a boot.
 tpm2_enrolled() {
 	local kver key dir
@@ -100,7 +105,7 @@ tpm2_enrolled() {
 		rm -rf "$T/tpm" && mkdir -p "$T/tpm"
 		tpm2_image || return 1
 		printf '%s\n' \
-			"PASSWORD=$TPM2_PASS systemd-cryptenroll --tpm2-device=auto --tpm2-pcrs=4 /dev/vda && echo enrolled-\$((6 * 7))" \
+			"PASSWORD=$TPM2_PASS systemd-cryptenroll --tpm2-device=auto --tpm2-pcrs=4+15 /dev/vda && echo enrolled-\$((6 * 7))" \
 			'cat /sys/class/tpm/tpm0/pcr-sha256/4' >"$T/enrol.cmds"
 		tpm2_swtpm "$T/tpm" || return 1
 		"$TOP/tests/tools/vm-shell.exp" "$T/enrol.log" "$TPM2_VM_TIMEOUT" "$SHELL_PROMPT" \
@@ -186,4 +191,24 @@ tpm2_mkrescue() {
 # enrolled kernel, and another kernel falls back to the passphrase.
 test_tpm2_unlock_and_fallback_mkrescue() {
 	for_each_stock_kernel tpm2_mkrescue
+}
+
+# The dracut image of this group: Debian's tpm2-tss module (the plugin,
+# the TSS2 libraries and TCTIs), which dracut's crypt adds by itself on
+# a hostonly host whose crypttab has tpm2-device=, named here as the
+# image is not hostonly; cached as tests/lib/dracut-lib.sh caches its own.
+tpm2_dracut() {
+	# shellcheck disable=SC2034 # read by dracut_cache, dracut_rescue_image
+	local DRACUT_IMAGE_MODULES="devtmpfs-rescue crypt tpm2-tss"
+	# shellcheck disable=SC2034
+	local DRACUT_CACHE_TOP=$TPM2_CACHE/dracut
+	tpm2_tools_there && tpm2_enrolled || return 1
+	rm -f "$T/initrd"
+	link_dracut_rescue_image "$T/initrd" &&
+	tpm2_opens
+}
+
+# dracut --add devtmpfs-rescue with tpm2-tss on 6.1: the token opens it.
+test_tpm2_unlock_dracut() {
+	tpm2_dracut
 }
