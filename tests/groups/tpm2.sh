@@ -5,20 +5,20 @@
 # swtpm as the VM's TPM 2.0, on the stock 6.1 and 6.12 kernels.
 #
 # What is measured: OVMF starts the kernel given with -kernel and
-# measures it into PCR 4 (the EFI stub measures the initrd into PCR 9;
-# nothing measures the command line of a kernel started so: PCR 8 and
-# 12 stay zero, seen in the guest).  PCR 4 is what the token is sealed
-# to: it changes with the kernel only, so the enrolment boot (the same
-# kernel, the rescue shell) sees the value the root's boot sees.  PCR
-# 15 is zero until rescue-init extends it after the unlock: sealed to
-# it too, the key does not unseal again in the same boot (the booted
-# root, a shell).
+# measures it, and the initrd with it, into PCR 4 (seen in the guest: a
+# new image, the same kernel, another PCR 4; the EFI stub measures the
+# initrd into PCR 9 too; nothing measures the command line of a kernel
+# started so: PCR 8 and 12 stay zero).  The token is sealed to PCR 4, so
+# the enrolment is a boot of the image under test itself, into its
+# rescue shell, with systemd-cryptenroll added to it (mkrescue
+# --include, dracut --include) for that.  PCR 15 is zero until
+# rescue-init extends it after the unlock: sealed to it too, the key
+# does not unseal again in the same boot (the booted root, a shell).
 # Enrolling from the host through swtpm's TCTI would seal against the
 # host's view of the PCRs (all zero), which no firmware boot has.
 #
-# The enrolment (a boot into the rescue shell of the image, which ships
-# systemd-cryptenroll for it) is cached with the swtpm state it sealed
-# against, keyed on the kernel, OVMF and this file.
+# The enrolment is cached with the swtpm state it sealed against,
+# keyed on the kernel, the image, OVMF and this file.
 #
 # Each boot has an swtpm of its own on a copy of that state (--terminate:
 # it ends with QEMU's connection).
@@ -71,12 +71,12 @@ tpm2_swtpm_done() {
 	return 0
 }
 
+TPM2_ENROLL=/usr/local/bin/systemd-cryptenroll
+
 # tpm2_image: $T/initrd, mkrescue -k --tpm2, with systemd-cryptenroll
 # for the enrolment boot (its libraries are the plugin's).
 tpm2_image() {
-	[ -s "$T/initrd" ] ||
-		stock_image "$T/initrd" --tpm2 \
-			--include /usr/bin/systemd-cryptenroll:/usr/bin/systemd-cryptenroll
+	stock_image "$T/initrd" --tpm2 --include "/usr/bin/systemd-cryptenroll:$TPM2_ENROLL"
 }
 
 # The root, report init printing PCR 15 as the root sees it.
@@ -87,13 +87,13 @@ tpm2_root_init() {
 }
 
 # tpm2_enrolled: $T/c.img (LUKS2 $TPM2_UUID, passphrase $TPM2_PASS, a
-# TPM2 token sealed to PCR 4 of $STOCK_KVER under OVMF and to PCR 15 at
-# zero, as before rescue-init extends it) and $T/tpm (the
-# swtpm state it is sealed in), from the cache or made by a boot.
+# TPM2 token sealed to PCR 4 of $STOCK_KVER and $T/initrd under OVMF,
+# and to PCR 15 at zero, as before rescue-init extends it) and $T/tpm
+# (the swtpm state it is sealed in), from the cache or made by a boot.
 tpm2_enrolled() {
 	local kver key dir
 	kver=$(stock_kernel_version) || return 1
-	key=$(cat "/boot/vmlinuz-$kver" "$TPM2_OVMF" "$TOP/tests/groups/tpm2.sh" |
+	key=$(cat "/boot/vmlinuz-$kver" "$T/initrd" "$TPM2_OVMF" "$TOP/tests/groups/tpm2.sh" |
 		sha256sum | cut -c1-16)
 	dir=$TPM2_CACHE/$kver-$key
 	if [ ! -s "$dir/c.img" ]; then
@@ -103,9 +103,8 @@ tpm2_enrolled() {
 			{ fail "mke2fs of $T/c.img failed"; return 1; }
 		luks_encrypt "$T/c.img" "$TPM2_UUID" "$TPM2_PASS" || return 1
 		rm -rf "$T/tpm" && mkdir -p "$T/tpm"
-		tpm2_image || return 1
 		printf '%s\n' \
-			"PASSWORD=$TPM2_PASS systemd-cryptenroll --tpm2-device=auto --tpm2-pcrs=4+15 /dev/vda && echo enrolled-\$((6 * 7))" \
+			"PASSWORD=$TPM2_PASS $TPM2_ENROLL --tpm2-device=auto --tpm2-pcrs=4+15 /dev/vda && echo enrolled-\$((6 * 7))" \
 			'cat /sys/class/tpm/tpm0/pcr-sha256/4' >"$T/enrol.cmds"
 		tpm2_swtpm "$T/tpm" || return 1
 		"$TOP/tests/tools/vm-shell.exp" "$T/enrol.log" "$TPM2_VM_TIMEOUT" "$SHELL_PROMPT" \
@@ -184,7 +183,7 @@ tpm2_falls_back() {
 }
 
 tpm2_mkrescue() {
-	tpm2_tools_there && tpm2_enrolled && tpm2_image && tpm2_opens && tpm2_falls_back
+	tpm2_tools_there && tpm2_image && tpm2_enrolled && tpm2_opens && tpm2_falls_back
 }
 
 # mkrescue -k --tpm2 on 6.1 and 6.12: the token opens the root on the
@@ -202,10 +201,14 @@ tpm2_dracut() {
 	local DRACUT_IMAGE_MODULES="devtmpfs-rescue crypt tpm2-tss"
 	# shellcheck disable=SC2034
 	local DRACUT_CACHE_TOP=$TPM2_CACHE/dracut
-	tpm2_tools_there && tpm2_enrolled || return 1
-	rm -f "$T/initrd"
-	link_dracut_rescue_image "$T/initrd" &&
-	tpm2_opens
+	# shellcheck disable=SC2034
+	local DRACUT_IMAGE_OPTIONS="--no-hostonly --include /usr/bin/systemd-cryptenroll $TPM2_ENROLL" m
+	# what this host's dracut would add that the module refuses
+	for m in $(dracut_refused_modules); do
+		DRACUT_IMAGE_OPTIONS+=" --omit $m"
+	done
+	tpm2_tools_there && link_dracut_rescue_image "$T/initrd" &&
+	tpm2_enrolled && tpm2_opens
 }
 
 # dracut --add devtmpfs-rescue with tpm2-tss on 6.1: the token opens it.
