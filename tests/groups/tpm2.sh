@@ -215,3 +215,34 @@ tpm2_dracut() {
 test_tpm2_unlock_dracut() {
 	tpm2_dracut
 }
+
+# Which images get the plugin: with -k, those whose crypttab has
+# tpm2-device= (--crypttab here; the host's under --hostonly), or
+# --tpm2; not a crypttab without it, nor --no-tpm2.  No boot.
+tpm2_listed() { # description mkrescue-options...
+	local what=$1 out
+	shift
+	out=$T/list-$(echo "$what" | tr -c 'a-z0-9\n' -)
+	stock_image "$out.img" --no-disk-tools "$@" && list_image_into "$out.img" "$out" || return 1
+	echo "$out"
+}
+test_tpm2_shipped_when_crypttab_names_a_tpm() {
+	local l p
+	. "$TOP/tests/lib/mkrescue-lib.sh"
+	printf 'root_crypt UUID=%s none luks,discard,tpm2-device=auto\n' "$TPM2_UUID" >"$T/crypttab-tpm2"
+	printf 'root_crypt UUID=%s none luks,discard\n' "$TPM2_UUID" >"$T/crypttab-plain"
+	l=$(tpm2_listed tpm2-crypttab --crypttab "$T/crypttab-tpm2") || return 1
+	for p in 'cryptsetup/libcryptsetup-token-systemd-tpm2\.so' 'systemd/libsystemd-shared-[0-9]+\.so' \
+		'libtss2-esys\.so\.0' 'libtss2-rc\.so\.0' 'libtss2-mu\.so\.0' 'libtss2-tcti-device\.so\.0'; do
+		grep -Eq "/$p( |$)" "$l" || { fail "mkrescue -k with a tpm2-device= crypttab: no $p in the image"; return 1; }
+	done
+	l=$(tpm2_listed no-tpm2 --crypttab "$T/crypttab-tpm2" --no-tpm2) || return 1
+	! grep -q 'libcryptsetup-token-systemd-tpm2' "$l" ||
+		{ fail "--no-tpm2: the plugin is in the image"; return 1; }
+	l=$(tpm2_listed plain-crypttab --crypttab "$T/crypttab-plain") || return 1
+	! grep -q 'libcryptsetup-token-systemd-tpm2' "$l" ||
+		{ fail "a crypttab without tpm2-device=: the plugin is in the image"; return 1; }
+	l=$(tpm2_listed tpm2-option --crypttab "$T/crypttab-plain" --tpm2) || return 1
+	grep -q 'libcryptsetup-token-systemd-tpm2' "$l" ||
+		{ fail "--tpm2: no plugin in the image"; return 1; }
+}
