@@ -52,6 +52,11 @@ DEPS_PACKAGES += linux-headers-amd64 linux-headers-6.12-amd64
 # A signed Unified Kernel Image with the same bytes for the same inputs:
 # mkrescue-media uki runs sbsign under faketime (tests/groups/uki.sh).
 DEPS_PACKAGES += faketime
+# mkrescue --tpm2 ships the TSS2 libraries systemd's token plugin dlopen()s;
+# tests/groups/tpm2.sh runs swtpm as the VM's TPM 2.0 (tpm2-tools: tpm2_pcrread
+# to look at the PCRs by hand).
+DEPS_PACKAGES += swtpm swtpm-tools tpm2-tools libtss2-esys-3.0.2-0 libtss2-rc0 \
+	libtss2-mu0 libtss2-tcti-device0
 
 # Installation (make install DESTDIR=... PREFIX=...).  The dracut module
 # always goes where dracut looks for modules.

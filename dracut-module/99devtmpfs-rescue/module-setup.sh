@@ -339,8 +339,14 @@ devtmpfs_rescue_unused() {
         echo "/bin/$d"
         echo "/sbin/$d"
     done
-    # the systemd libraries that only systemd's programs link or load
-    echo '/usr/lib/*/systemd'
+    # the systemd libraries that only systemd's programs link or load;
+    # but systemd's TPM2 token plugin for cryptsetup (dracut's tpm2-tss,
+    # which crypt adds for a crypttab with tpm2-device=) links
+    # libsystemd-shared, there: rescue-init's cryptsetup loads it
+    if ! compgen -G "$initdir/*lib/*/cryptsetup/libcryptsetup-token-systemd-tpm2.so" >/dev/null &&
+        ! compgen -G "$initdir/usr/lib/*/cryptsetup/libcryptsetup-token-systemd-tpm2.so" >/dev/null; then
+        echo '/usr/lib/*/systemd'
+    fi
     echo '/usr/lib/*/libnss_systemd.so*'
     echo '/usr/lib/*/plymouth'
 }

@@ -71,6 +71,8 @@ TEST_GROUPS += hibernate
 TEST_GROUPS += tang
 # The shell lock: rescue password, --lock-shell (shelllock.c).
 TEST_GROUPS += shelllock
+# A LUKS2 root's systemd-tpm2 token (storage/lukstpm2.c), swtpm as the TPM.
+TEST_GROUPS += tpm2
 CHECK_DEPS  += $(RESCUE_INIT) $(BUILD)/bzImage
 
 $(STORAGE_LAYERS_H): rescue/share/storage-layers \

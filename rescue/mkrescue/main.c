@@ -175,6 +175,10 @@ static int gather(struct list *l, const struct options *o)
 		      clevis_host_uses())))
 		err = clevis_add(l, &hp, o->clevis == OPTIONS_STORAGE_ON,
 				 MKRESCUE_DATADIR);
+	if (!err && (o->tpm2 == OPTIONS_STORAGE_ON ||
+		     (o->tpm2 == OPTIONS_STORAGE_DEFAULT && o->kmoddir &&
+		      tpm2_in_crypttab(o->crypttab ? o->crypttab : "/etc/crypttab"))))
+		err = tpm2_add(l, &hp, o->tpm2 == OPTIONS_STORAGE_ON);
 	if (!err && o->ssh_keys)
 		err = ssh_add(l, &hp, o->ssh_keys, o->ssh_host_key,
 			      o->ssh_default_host_key);

@@ -226,6 +226,11 @@ int clevis_add(struct list *l, struct hostpath *hp, bool required,
 int disktools_add(struct list *l, struct hostpath *hp, bool required,
 		  const char *datadir);
 
+/* tpm2.c: --tpm2, systemd's TPM2 token plugin and the libraries it dlopen()s */
+int tpm2_add(struct list *l, struct hostpath *hp, bool required);
+/* Whether a crypttab line of PATH has tpm2-device= (false: unreadable). */
+bool tpm2_in_crypttab(const char *path);
+
 /* moddb.c: modules.dep, .alias, .softdep and .builtin of a kernel */
 struct moddb;
 struct moddb_module {

@@ -43,6 +43,10 @@ static void usage(FILE *f, const struct options *d)
 		"                           the same, the hash read from FILE\n"
 		"      --lock-shell         every shell asks for it, whatever opened\n"
 		"                           the disks (none at all without a password)\n"
+		"      --tpm2               ship systemd's TPM2 token plugin for\n"
+		"                           cryptsetup (default with -k: when the\n"
+		"                           crypttab has tpm2-device=)\n"
+		"      --no-tpm2            leave it out\n"
 		"      --firmware-dir DIR   the firmware the shipped modules declare\n"
 		"                           is taken from DIR (default %s)\n"
 		"      --microcode-dir DIR  start the image with the early microcode\n"
@@ -117,6 +121,7 @@ static int push(const char ***array, size_t *count, const char *s)
 enum { OPT_CRYPTTAB = 512 };
 /* The shell lock's (shelllock.c). */
 enum { OPT_RESCUE_PW_HASH = 768, OPT_RESCUE_PW_FILE, OPT_LOCK_SHELL };
+enum { OPT_TPM2 = 540, OPT_NO_TPM2 };
 
 enum {
 	OPT_INIT = 256, OPT_BUSYBOX, OPT_E2FSCK, OPT_NO_E2FSCK, OPT_KMODDIR,
@@ -146,6 +151,8 @@ static const struct option long_options[] = {
 	{ "rescue-password-hash", required_argument, NULL, OPT_RESCUE_PW_HASH },
 	{ "rescue-password-file", required_argument, NULL, OPT_RESCUE_PW_FILE },
 	{ "lock-shell", no_argument, NULL, OPT_LOCK_SHELL },
+	{ "tpm2", no_argument, NULL, OPT_TPM2 },
+	{ "no-tpm2", no_argument, NULL, OPT_NO_TPM2 },
 	{ "storage", no_argument, NULL, OPT_STORAGE },
 	{ "no-storage", no_argument, NULL, OPT_NO_STORAGE },
 	{ "disk-tools", no_argument, NULL, OPT_DISK_TOOLS },
@@ -254,6 +261,8 @@ int parse_options(int argc, char **argv, struct options *o)
 		case OPT_RESCUE_PW_HASH: o->rescue_pw_hash = optarg; break;
 		case OPT_RESCUE_PW_FILE: o->rescue_pw_file = optarg; break;
 		case OPT_LOCK_SHELL: o->lock_shell = true; break;
+		case OPT_TPM2: o->tpm2 = OPTIONS_STORAGE_ON; break;
+		case OPT_NO_TPM2: o->tpm2 = OPTIONS_STORAGE_OFF; break;
 		case OPT_SSH_KEYS: o->ssh_keys = optarg; break;
 		case OPT_SSH_HOST_KEY: o->ssh_host_key = optarg; break;
 		case OPT_FIRMWARE_DIR: o->firmware_dir = optarg; break;

@@ -45,6 +45,8 @@ struct options {
 	/* --rescue-password-hash, --rescue-password-file, --lock-shell */
 	const char *rescue_pw_hash, *rescue_pw_file;
 	bool lock_shell;
+	/* --tpm2, --no-tpm2; default: with -k, if the crypttab names a TPM2 */
+	enum options_storage tpm2;
 };
 
 /*

@@ -76,6 +76,7 @@
 #include "luksclevis.h"
 #include "lukskey.h"
 #include "luksprompt.h"
+#include "lukstpm2.h"
 #include "readfile.h"
 #include "storage.h"
 
@@ -237,6 +238,7 @@ static bool luks_setup(const struct cmdline *c)
 		return false;
 	prompt_timeout_s = prompt_timeout(c);
 	read_crypttab(c);
+	lukstpm2_setup(c);
 	read_params(c);
 	nonly = cmdline_get_all(c, "rd.luks.uuid", only, ARRAY_SIZE(only));
 	n = cmdline_get_all(c, "rd.luks.key", specs, ARRAY_SIZE(specs));
@@ -328,7 +330,8 @@ static int open_with(struct luks *x, const void *key, size_t len)
 		argv[argc++] = "--header";
 		argv[argc++] = header;
 	}
-	argv[argc++] = "--key-file=-";
+	/* no key: the systemd-tpm2 token, through its plugin */
+	argv[argc++] = key ? "--key-file=-" : "--token-only";
 	/* the node: cryptsetup finds UUID= only through udev's links */
 	argv[argc++] = x->node;
 	argv[argc++] = x->dmname;
@@ -729,6 +732,8 @@ static int unlock(struct luks *x, size_t from)
 		}
 	}
 	if (crypttab_key(x) == 0)
+		return 0;
+	if (lukstpm2_wanted(x->node) && lukstpm2_opened(x->node, open_with(x, NULL, 0)))
 		return 0;
 	if (clevis_open(x, false) == 0)
 		return 0;
