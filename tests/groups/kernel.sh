@@ -74,13 +74,17 @@ rdinit_sees_every_bus_at_once() {
 	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
 		"the kernel's mount message" &&
 	expect_fields dev vda=yes nvme0n1=yes sd_at_start=2 sd_after_usb=3 console=yes \
-		dev_nosuid=yes dev_noexec=yes
+		dev_nosuid=yes dev_noexec=no
 }
 
+# devtmpfs.mount= keeps its meaning, the mount on the real root: 0 does
+# not turn the initramfs mount off (devtmpfs.initramfs= does).
 rdinit_gets_common_entries() {
 	make_report_initramfs "$T/initramfs.cpio" || return 1
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
-		--append "rdinit=/report-dev" || return 1
+		--append "rdinit=/report-dev devtmpfs.mount=0" || return 1
+	expect_log "$T/console.log" 'devtmpfs: mounted on initramfs /dev' \
+		"the kernel's mount message with devtmpfs.mount=0" &&
 	expect_fields dev fd=yes stdin=/proc/self/fd/0 stdout=/proc/self/fd/1 \
 		stderr=/proc/self/fd/2 pts=yes shm=none
 }
@@ -93,13 +97,45 @@ devtmpfs_entries_0_leaves_them_out() {
 	expect_fields dev vda=yes fd=no pts=no shm=none
 }
 
-devtmpfs_mount_0_leaves_initramfs_dev_alone() {
+devtmpfs_initramfs_0_leaves_initramfs_dev_alone() {
 	make_report_initramfs "$T/initramfs.cpio" with-console || return 1
 	# shellcheck disable=SC2046 # every_bus_disks: run-vm options, one word each
 	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
-		--append "rdinit=/report-dev devtmpfs.mount=0" $(every_bus_disks) || return 1
+		--append "rdinit=/report-dev devtmpfs.initramfs=0" $(every_bus_disks) || return 1
 	expect_no_log "$T/console.log" 'devtmpfs: mounted' "devtmpfs mount" &&
 	expect_fields dev vda=no nvme0n1=no sd_at_start=0 entries=1
+}
+
+# The lines of the early boot log that concern /dev: devtmpfs's own,
+# the initial console's and the start of the init, without timestamps.
+dev_boot_lines() { # log
+	tr -d '\r' <"$1" | sed -n 's/^\[ *[0-9.]*\] //p' |
+		grep -E '^devtmpfs|initial console|as init process' | sort
+}
+
+# With devtmpfs.initramfs=0 the patched kernel's early boot, as far as
+# /dev goes, is that of Debian's unpatched kernel of the same series on
+# the same initramfs (a classic one, with /dev/console): the same
+# devtmpfs and console lines, and the archive's /dev alone in it.
+devtmpfs_initramfs_0_boots_as_unpatched() {
+	local kver
+	# shellcheck disable=SC2153 # BASE: set by for_each_kernel_base (kernel/bases.sh)
+	kver=$(stock_kernel_versions | grep -m1 "^$BASE\.") ||
+		{ fail "no Debian stock kernel $BASE.x in /boot (make deps)"; return 1; }
+	make_report_initramfs "$T/initramfs.cpio" with-console || return 1
+	boot_vm "$T/stock.log" --kernel "/boot/vmlinuz-$kver" --initrd "$T/initramfs.cpio" \
+		--mem 512M --append "rdinit=/report-dev" || return 1
+	boot_vm "$T/console.log" --kernel "$BZIMAGE" --initrd "$T/initramfs.cpio" \
+		--append "rdinit=/report-dev devtmpfs.initramfs=0" || return 1
+	local stock patched
+	stock=$(dev_boot_lines "$T/stock.log")
+	patched=$(dev_boot_lines "$T/console.log")
+	[ -n "$stock" ] || { fail "no /dev lines in the log of $kver"; show_log "$T/stock.log"; return 1; }
+	[ "$stock" = "$patched" ] ||
+		{ fail "/dev lines differ, $kver:" "$stock" "patched, devtmpfs.initramfs=0:" "$patched"; return 1; }
+	note "$BASE: as $kver: $(tr '\n' ';' <<<"$patched")"
+	expect_fields dev console=yes entries="$(result_field "$T/stock.log" dev entries)" \
+		dev_nosuid=no dev_noexec=no
 }
 
 # init=/bin/sh, no initramfs: type into the shell on the serial console.
@@ -240,17 +276,27 @@ series_patches() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$SERIES_DIR/series"
 }
 
+# The series carries no Signed-off-by of its own: the DCO asks for a
+# person's, which the submitter adds where each patch marks the place
+# (checkpatch's --no-signoff skips that check until then).
+SOB_PLACE="[ Signed-off-by: goes here: the submitter's own, under the DCO ]"
+
 patches_pass_checkpatch_strict() {
-	local checkpatch=$KDIR/src/scripts/checkpatch.pl p out bad=0
+	local checkpatch=$KDIR/src/scripts/checkpatch.pl p out bad=0 nosob
 	[ -x "$checkpatch" ] || { fail "missing $checkpatch (make kernel KVER=$BASE)"; return 1; }
 	for p in $(series_patches); do
-		out=$(cd "$KDIR/src" && "$checkpatch" --strict --no-tree "$SERIES_DIR/$p" 2>&1)
+		nosob=()
+		grep -qxF "$SOB_PLACE" "$SERIES_DIR/$p" && nosob=(--no-signoff)
+		out=$(cd "$KDIR/src" && "$checkpatch" --strict --no-tree "${nosob[@]}" "$SERIES_DIR/$p" 2>&1)
 		if ! grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then
 			fail "$p:" "$out"
 			bad=1
 		fi
-		grep -q '^Signed-off-by: ' "$SERIES_DIR/$p" || { fail "$p has no Signed-off-by"; bad=1; }
+		grep -q '^Signed-off-by: ' "$SERIES_DIR/$p" || [ ${#nosob[@]} -eq 1 ] ||
+			{ fail "$p has neither a Signed-off-by nor the place for it"; bad=1; }
 	done
+	grep -qxF "$SOB_PLACE" "$SERIES_DIR/0000-cover-letter.patch" ||
+		{ fail "$SERIES_DIR/0000-cover-letter.patch is missing or marks no place for the Signed-off-by"; bad=1; }
 	[ "$bad" -eq 0 ] && note "$BASE: $(series_patches | wc -l) patches clean under checkpatch.pl --strict"
 }
 
@@ -283,7 +329,8 @@ series_applies_cleanly() {
 test_rdinit_sees_every_bus_at_once() { for_each_kernel_base rdinit_sees_every_bus_at_once; }
 test_rdinit_gets_common_entries() { for_each_kernel_base rdinit_gets_common_entries; }
 test_devtmpfs_entries_0_leaves_them_out() { for_each_kernel_base devtmpfs_entries_0_leaves_them_out; }
-test_devtmpfs_mount_0_leaves_initramfs_dev_alone() { for_each_kernel_base devtmpfs_mount_0_leaves_initramfs_dev_alone; }
+test_devtmpfs_initramfs_0_leaves_initramfs_dev_alone() { for_each_kernel_base devtmpfs_initramfs_0_leaves_initramfs_dev_alone; }
+test_devtmpfs_initramfs_0_boots_as_unpatched() { for_each_kernel_base devtmpfs_initramfs_0_boots_as_unpatched; }
 test_init_sh_without_initramfs_by_dev_vda() { for_each_kernel_base init_sh_without_initramfs_by_dev_vda; }
 test_init_sh_without_initramfs_by_partuuid() { for_each_kernel_base init_sh_without_initramfs_by_partuuid; }
 test_module_nodes_follow_devices() { for_each_kernel_base module_nodes_follow_devices; }

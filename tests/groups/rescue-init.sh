@@ -296,7 +296,7 @@ test_log_lines_reach_kernel_log() {
 
 test_devtmpfs_mounted_when_kernel_did_not() {
 	make_image "$T/initrd" with-console || return 1
-	root_boot own-devtmpfs "root=UUID=$ROOT_UUID devtmpfs.mount=0" || return 1
+	root_boot own-devtmpfs "root=UUID=$ROOT_UUID devtmpfs.initramfs=0" || return 1
 	expect_no_log "$T/console.log" 'devtmpfs: mounted on initramfs' "the kernel's mount" &&
 	expect_log "$T/console.log" 'rescue: mounted /proc /sys /run and devtmpfs on /dev in [0-9]+ us' \
 		"rescue-init's devtmpfs mount" &&
@@ -305,12 +305,12 @@ test_devtmpfs_mounted_when_kernel_did_not() {
 
 # No console for the kernel to open: the kernel's built-in archive has a
 # /dev/console, so this one replaces it with a dangling link; with
-# devtmpfs.mount=0 the kernel then starts /init with fds 0-2 closed, and
+# devtmpfs.initramfs=0 the kernel then starts /init with fds 0-2 closed, and
 # rescue-init opens /dev/console after mounting devtmpfs itself.
 test_console_opened_when_kernel_had_none() {
 	printf 'dir /dev 0755 0 0\nslink /dev/console /nowhere 0777 0 0\n' >"$T/extra.list"
 	EXTRA_LIST=$T/extra.list make_image "$T/initrd" || return 1
-	root_boot no-console "root=/dev/vda devtmpfs.mount=0" || return 1
+	root_boot no-console "root=/dev/vda devtmpfs.initramfs=0" || return 1
 	expect_log "$T/console.log" 'unable to open an initial console' "the kernel's warning" &&
 	expect_log "$T/console.log" 'rescue: opened /dev/console for stdin, stdout and stderr' \
 		"rescue-init's console" &&
