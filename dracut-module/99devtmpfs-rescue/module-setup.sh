@@ -73,12 +73,12 @@ devtmpfs_rescue_layers_path() {
     echo "$(datadir_path)/storage-layers"
 }
 
-# The tools for a failing disk (rescue/share/disk-tools: ddrescue,
-# smartctl, badblocks), as mkrescue --disk-tools ships them: those the
-# host has, with their libraries; a missing one is no error.
-devtmpfs_rescue_disk_tools_install() {
+# The programs of a list of rescue/share/ (NAME), as mkrescue ships
+# them: those the host has, with their libraries; a missing one is no
+# error.
+devtmpfs_rescue_install_listed() {
     local list tool
-    list="$(datadir_path)/disk-tools"
+    list="$(datadir_path)/$1"
     [[ -r $list ]] || return 0
     while read -r tool _; do
         [[ -z $tool || $tool == \#* ]] && continue
@@ -86,10 +86,12 @@ devtmpfs_rescue_disk_tools_install() {
     done <"$list"
 }
 
-# clevis (rescue/share/clevis-tools), as mkrescue --clevis ships it, when
-# dracut's clevis module (Debian's clevis-dracut) is in the image: its
-# own list serves its systemd askpass units, which do not run under
-# rescue-init, and lacks clevis-luks-pass, which rescue-init runs.
+# The tools for a failing disk (rescue/share/disk-tools: ddrescue,
+# smartctl, badblocks), as mkrescue --disk-tools ships them.
+devtmpfs_rescue_disk_tools_install() {
+    devtmpfs_rescue_install_listed disk-tools
+}
+
 # multipath-tools' plugins, when dracut's multipath module is in the
 # image: Debian's installs them by inst_libdir_file "multipath/*", which
 # looks in the multiarch directories and misses /lib/multipath, where
@@ -103,15 +105,13 @@ devtmpfs_rescue_multipath_install() {
     return 0
 }
 
+# clevis (rescue/share/clevis-tools), as mkrescue --clevis ships it, when
+# dracut's clevis module (Debian's clevis-dracut) is in the image: its
+# own list serves its systemd askpass units, which do not run under
+# rescue-init, and lacks clevis-luks-pass, which rescue-init runs.
 devtmpfs_rescue_clevis_install() {
-    local list tool
     dracut_module_included clevis || return 0
-    list="$(datadir_path)/clevis-tools"
-    [[ -r $list ]] || return 0
-    while read -r tool _; do
-        [[ -z $tool || $tool == \#* ]] && continue
-        inst_multiple -o "$tool"
-    done <"$list"
+    devtmpfs_rescue_install_listed clevis-tools
 }
 
 # One line a module: module, state (rescue-init or missing), the blkid

@@ -72,11 +72,14 @@ tpm2_swtpm_done() {
 }
 
 TPM2_ENROLL=/usr/local/bin/systemd-cryptenroll
+# The image's rescue password (mkrescue --rescue-password-hash).
+TPM2_RESCUE_PASS=tpm2-rescue-9Vh
 
 # tpm2_image: $T/initrd, mkrescue -k --tpm2, with systemd-cryptenroll
 # for the enrolment boot (its libraries are the plugin's).
 tpm2_image() {
-	stock_image "$T/initrd" --tpm2 --include "/usr/bin/systemd-cryptenroll:$TPM2_ENROLL"
+	stock_image "$T/initrd" --tpm2 --include "/usr/bin/systemd-cryptenroll:$TPM2_ENROLL" \
+		--rescue-password-hash "$(openssl passwd -6 -salt tpm2Salt "$TPM2_RESCUE_PASS")"
 }
 
 # The root, report init printing PCR 15 as the root sees it.
@@ -120,18 +123,19 @@ tpm2_enrolled() {
 	rm -rf "$T/tpm" && cp -a "$dir/c.img" "$dir/tpm" "$T/"
 }
 
-# tpm2_boot KERNEL LOG STEPS: the root's boot with KERNEL, the swtpm on
-# $T/tpm; STEPS for vm-steps.exp (the passphrase typed), or "" for none.
+# tpm2_boot KERNEL LOG STEPS [APPEND]: the root's boot with KERNEL, the
+# swtpm on $T/tpm; STEPS for vm-steps.exp (the passphrase typed), or ""
+# for none; APPEND after root=.
 tpm2_boot() {
-	local kernel=$1 log=$2 steps=$3 status
+	local kernel=$1 log=$2 steps=$3 append="root=UUID=$ROOT_UUID${4:+ $4}" status
 	tpm2_swtpm "$T/tpm" || return 1
 	if [ -n "$steps" ]; then
 		"$TOP/tests/tools/vm-steps.exp" "$log" "$TPM2_VM_TIMEOUT" "$steps" \
-			--kernel "$kernel" --initrd "$T/initrd" --append "root=UUID=$ROOT_UUID" \
+			--kernel "$kernel" --initrd "$T/initrd" --append "$append" \
 			--disk "virtio-blk:$T/c.img" "${vm_tpm[@]}"
 	else
 		VM_TIMEOUT=$TPM2_VM_TIMEOUT boot_vm "$log" --kernel "$kernel" \
-			--initrd "$T/initrd" --append "root=UUID=$ROOT_UUID" \
+			--initrd "$T/initrd" --append "$append" \
 			--disk "virtio-blk:$T/c.img" "${vm_tpm[@]}"
 	fi
 	status=$?
@@ -182,12 +186,32 @@ tpm2_falls_back() {
 	expect_field "$T/fallback.log" tpm pcr15 "$TPM2_PCR_ZERO"
 }
 
+# rd.break after the token opened the root (the command line is not
+# measured under -kernel, so the same PCRs unseal): the shell is locked,
+# the rescue password asked, three wrong ones reboot with no shell.
+tpm2_locks_the_shell() {
+	local kver
+	kver=$(stock_kernel_version) || return 1
+	{
+		echo 'want rescue-init: shell locked: a disk was opened by TPM2 without a passphrase'
+		for _ in 1 2 3; do echo 'want Rescue password: '; echo 'send not-the-password'; done
+		echo 'want rescue-init: three wrong rescue passwords: rebooting'
+		echo end
+	} >"$T/lock.steps"
+	tpm2_boot "/boot/vmlinuz-$kver" "$T/lock.log" "$T/lock.steps" rd.break || return 1
+	expect_log "$T/lock.log" "rescue: luks: /dev/vda opened by its TPM2 token, no passphrase" \
+		"the TPM2 unlock line" &&
+	expect_no_log "$T/lock.log" 'starting the rescue shell|\(rescue\) |TEST RESULT' "a shell or the root"
+}
+
 tpm2_mkrescue() {
-	tpm2_tools_there && tpm2_image && tpm2_enrolled && tpm2_opens && tpm2_falls_back
+	tpm2_tools_there && tpm2_image && tpm2_enrolled && tpm2_opens && tpm2_falls_back &&
+		tpm2_locks_the_shell
 }
 
 # mkrescue -k --tpm2 on 6.1 and 6.12: the token opens the root on the
-# enrolled kernel, and another kernel falls back to the passphrase.
+# enrolled kernel, another kernel falls back to the passphrase, and
+# rd.break after the unlock meets the shell lock.
 test_tpm2_unlock_and_fallback_mkrescue() {
 	for_each_stock_kernel tpm2_mkrescue
 }
