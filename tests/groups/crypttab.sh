@@ -160,6 +160,8 @@ test_crypttab_detached_header() {
 	mke2fs -q -F -t ext4 -U "$ROOT_UUID" -L ct-root -d "$T/root" "$T/c.img" 32M ||
 		{ fail "mke2fs of the root failed"; return 1; }
 	printf '%s' "$CT_PASS" >"$T/pass"
+	# one reencryption at a time: luks_encrypt (tests/lib/lib.sh) says why
+	flock "$BUILD/tests/.luks-encrypt.lock" \
 	cryptsetup reencrypt --encrypt --type luks2 --header "$hdr" --pbkdf pbkdf2 \
 		--pbkdf-force-iterations 1000 --uuid "$CT_UUID" --key-file "$T/pass" \
 		--batch-mode --force-offline-reencrypt "$T/c.img" >"$T/cryptsetup.log" 2>&1 ||

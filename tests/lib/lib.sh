@@ -167,6 +167,12 @@ make_ext4() {
 luks_encrypt() {
 	local img=$1 uuid=$2 ver=${4:-2}
 	printf '%s' "$3" >"$T/pass"
+	# cryptsetup locks a reencryption by the LUKS UUID (in /run/cryptsetup),
+	# and groups that run side by side encrypt with the same UUIDs: one at
+	# a time, or the second fails with "Reencryption process is already
+	# running".
+	mkdir -p "$BUILD/tests"
+	flock "$BUILD/tests/.luks-encrypt.lock" \
 	cryptsetup reencrypt --encrypt --type luks2 --reduce-device-size 32M \
 		--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --uuid "$uuid" \
 		--key-file "$T/pass" --batch-mode --force-offline-reencrypt \
