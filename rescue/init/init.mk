@@ -10,6 +10,8 @@ RESCUE_SRCS     = $(sort $(wildcard rescue/init/*.c rescue/init/*/*.c rescue/ini
 RESCUE_OBJS     = $(RESCUE_SRCS:rescue/init/%.c=$(RESCUE_OBJDIR)/%.o) \
 		  $(RESCUE_LIB_SRCS:rescue/lib/%.c=$(RESCUE_OBJDIR)/lib/%.o)
 DEPS_PACKAGES  += liblzma-dev
+# crypt(3) for the glibc build of rescue-init (the package's; shelllock.c)
+DEPS_PACKAGES  += libcrypt-dev
 # The unit tests and fuzzers build rescue-init's sources with the host's
 # glibc and libblkid, whichever libc rescue-init links.
 BLKID_CFLAGS   := $(shell pkg-config --cflags blkid)
@@ -26,7 +28,9 @@ RESCUE_LIBC_DEPS = $(MUSL_SYSROOT)/stamp
 else
 RESCUE_CC       = $(CC)
 RESCUE_LIBC_CFLAGS = $(BLKID_CFLAGS)
-RESCUE_LIBS    := $(shell pkg-config --static --libs blkid liblzma)
+# crypt(3), for the rescue password (shelllock.c), is libxcrypt's in
+# glibc's world; musl has it in its libc.
+RESCUE_LIBS    := $(shell pkg-config --static --libs blkid liblzma libcrypt)
 RESCUE_LIBC_DEPS =
 endif
 # Sections the link can drop, and no unwind tables: C without
