@@ -13,6 +13,7 @@
 #include "rescue-init.h"
 #include "net/network.h"
 #include "storage/storage.h"
+#include "storage/readonly.h"
 #include "storage/resume.h"
 #include "image/unpack.h"
 
@@ -204,6 +205,7 @@ static void boot_root(int argc, char *argv[], char *envp[], char *why,
 		return;
 	strict = readonly_strict();
 	readonly_before_switch();
+	dmnodes_hand_over();	/* /dev/mapper links, as the root's udev makes them */
 	net_end();
 	probe_forget();		/* a disk that never answered: not the root's */
 	mounts_leave_run();

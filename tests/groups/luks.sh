@@ -103,6 +103,33 @@ test_luks2_root_by_mapper_name() {
 	expect_disks_unchanged
 }
 
+# The root's udev makes /dev/mapper/NAME a link to ../dm-N, and refuses
+# to replace a block node there ("Failed to create/update device
+# symlink ... File exists", which systemd shows): whichever of
+# libdevmapper's node and rescue-init's link came first, the root finds
+# the link.  The node is made by hand in the rescue shell, then the
+# boot goes on to init=/bin/sh in the root.
+test_luks_mapper_name_is_a_link_after_the_switch() {
+	luks_setup 2 luks-link || return 1
+	local node=/dev/mapper/luks-$LUKS_UUID
+	{
+		printf 'want Passphrase for /dev/vda \\(LUKS UUID %s\\):\n' "$LUKS_UUID"
+		echo "send $LUKS_PASS"
+		echo 'want \(rescue\) # '
+		echo "send rm $node && mknod $node b \$(tr : ' ' </sys/block/dm-0/dev) && ls -l $node"
+		echo "want brw.* $node"
+		echo 'send exit'
+		echo 'want rescue: exec /bin/sh on'
+		echo "send ls -l $node"
+		echo "want $node -> ../dm-0"
+		echo 'send reboot -f'
+		echo end
+	} >"$T/steps"
+	stack_steps "root=UUID=$ROOT_UUID rd.break=pre-pivot init=/bin/sh" \
+		--disk "virtio-blk:$T/c.img" || return 1
+	expect_disks_unchanged
+}
+
 test_luks1_root_by_uuid() {
 	luks_setup 1 luks1 || return 1
 	typed_passphrase_steps

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "rescue-init.h"
@@ -58,10 +59,25 @@ static void remove_links(const char *dev, const char *keep)
 	closedir(d);
 }
 
+/* /dev/mapper/NAME, whatever it was, made a link to ../DEV. */
+static void dmnodes_update_link(const char *name, const char *dev)
+{
+	char path[PATH_MAX], target[64];
+
+	if (mkdir(MAPPER_DIR, 0755) && errno != EEXIST)
+		return;
+	snprintf(path, sizeof(path), MAPPER_DIR "/%s", name);
+	unlink(path);		/* a stale node or link of an older dm-N */
+	snprintf(target, sizeof(target), "../%s", dev);
+	if (symlink(target, path) && errno != EEXIST)
+		log_warn("dm: unable to link %s to %s: %s", path, dev,
+			 errtext(errno));
+}
+
 /* DEV (dm-N) appeared or changed: /dev/mapper/NAME names it. */
 void dmnodes_update(const char *dev)
 {
-	char name[128] = "", path[PATH_MAX], devpath[64], target[64];
+	char name[128] = "", path[PATH_MAX], devpath[64];
 	struct stat dst, st;
 
 	if (!is_dm(dev) || dm_info(dev, name, sizeof(name), NULL, 0) ||
@@ -76,13 +92,7 @@ void dmnodes_update(const char *dev)
 	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode) &&
 	    st.st_rdev == dst.st_rdev)
 		return;		/* libdevmapper's node, or ours */
-	if (mkdir(MAPPER_DIR, 0755) && errno != EEXIST)
-		return;
-	unlink(path);		/* a stale node or link of an older dm-N */
-	snprintf(target, sizeof(target), "../%s", dev);
-	if (symlink(target, path) && errno != EEXIST)
-		log_warn("dm: unable to link %s to %s: %s", path, dev,
-			 errtext(errno));
+	dmnodes_update_link(name, dev);
 }
 
 /* DEV (dm-N) is gone: its links with it. */
@@ -90,4 +100,36 @@ void dmnodes_remove(const char *dev)
 {
 	if (is_dm(dev))
 		remove_links(dev, NULL);
+}
+
+/*
+ * Before the switch: each /dev/mapper/NAME that is a block node (made by
+ * libdevmapper, DM_DISABLE_UDEV) becomes the link udev makes, ../dm-N.
+ * The root's udev refuses to replace a node with its link ("Failed to
+ * create/update device symlink ... File exists", a warning systemd
+ * shows); whether the node or dmnodes_update()'s link came first
+ * depended on whether cryptsetup or the uevent watcher was first.
+ */
+void dmnodes_hand_over(void)
+{
+	char path[PATH_MAX], devpath[64];
+	struct dirent *e;
+	struct stat st, dst;
+	DIR *d;
+
+	d = opendir(MAPPER_DIR);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), MAPPER_DIR "/%s", e->d_name);
+		if (lstat(path, &st) || !S_ISBLK(st.st_mode))
+			continue;
+		snprintf(devpath, sizeof(devpath), "dm-%u", minor(st.st_rdev));
+		snprintf(path, sizeof(path), "/dev/%s", devpath);
+		/* only a node of a dm device devtmpfs knows by that name */
+		if (stat(path, &dst) || dst.st_rdev != st.st_rdev)
+			continue;
+		dmnodes_update_link(e->d_name, devpath);
+	}
+	closedir(d);
 }

@@ -8,6 +8,8 @@
 /* dmnodes.c: /dev/mapper/NAME for dm-N, as udev would make it */
 void dmnodes_update(const char *dev);
 void dmnodes_remove(const char *dev);
+/* Before switch_root: /dev/mapper as the root's udev expects it. */
+void dmnodes_hand_over(void);
 
 /* lvmstrict.c: lvm in the shell activates the VGs seen read-only */
 void lvmstrict_device(const char *name);
