@@ -87,7 +87,7 @@ static void udev_initialized(const char *disk)
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;		/* there already, or nowhere to write it */
-	if (write(fd, "I:1\n", 3) != 3)
+	if (write(fd, "I:1\n", 4) != 4)
 		log_warn("multipath: unable to write %s: %s", path,
 			 errtext(errno));
 	close(fd);
@@ -129,12 +129,8 @@ static int map_name(const char *disk, char *name, size_t size)
 		if (!strncmp(e->d_name, "dm-", 3))
 			snprintf(holder, sizeof(holder), "%.60s", e->d_name);
 	closedir(dir);
-	if (!holder[0])
+	if (!holder[0] || dm_info(holder, name, size, NULL, 0))
 		return -ENODEV;
-	snprintf(path, sizeof(path), "/sys/class/block/%s/dm/name", holder);
-	if (readfile_into(path, name, size, NULL))
-		return -ENODEV;
-	name[strcspn(name, "\n")] = '\0';
 	return 0;
 }
 
